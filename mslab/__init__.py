@@ -1,0 +1,29 @@
+"""mslab: a small, honest MindSpore-compatible deep-learning engine on numpy, for learning.
+
+``import mslab as ms`` offers MindSpore's names (Tensor, Parameter, set_context, GRAPH_MODE, jit,
+grad, value_and_grad, nn, ops, ...) plus what lets a learner look inside: ``trace`` (the graph a call
+compiles to) and ``record`` (the PYNATIVE tape).
+"""
+from mslab import common, ops
+from mslab.common import dtype
+from mslab.common.dtype import (
+                                bool_,
+                                float16,
+                                float32,
+                                float64,
+                                int8,
+                                int16,
+                                int32,
+                                int64,
+                                uint8,
+                                uint16,
+                                uint32,
+                                uint64,
+)
+from mslab.common.tensor import Parameter, ParameterTuple, Tensor
+from mslab.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from mslab.ops.grad_operation import grad, value_and_grad
+from mslab.runtime.compiled import jit, ms_function, trace
+from mslab.runtime.pynative import record
+
+__version__ = "0.1.0"

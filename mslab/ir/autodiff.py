@@ -1,0 +1,64 @@
+"""Reverse-mode autodiff over recorded nodes, by each primitive's bprop rule.
+
+The same function serves both modes. While GRAPH mode traces, the nodes are the forward graph's
+and calling a bprop rule *traces* it: backward nodes are appended to the graph, each remembering
+the forward node it came from. In PYNATIVE mode the nodes are a tape's and the bprop rules simply
+run. Either way the result depends only on the structure of the forward computation (seed 004).
+"""
+from mslab.ir.graph import BACKWARD, Value
+
+
+def _differentiable(v):
+    return v.dtype.kind in "fc"
+
+
+def backprop(recorder, nodes, roots, sens, targets):
+    """Gradients of ``roots`` (weighted by ``sens``) with respect to ``targets``.
+
+    ``nodes``: the recorded forward nodes, in run order. ``roots``/``targets``: Values;
+    ``sens``: one Tensor per root (the incoming gradient, MindSpore's *sens*).
+    Returns one Tensor per target, or None where no path leads from the target to a root.
+    Values with several users accumulate their gradients (an Add node per extra user).
+    """
+    from mslab.ops import functional as F
+
+    relevant = {t for t in targets if _differentiable(t)}
+    active = []
+    for n in nodes:
+        if n.prim.differentiable and _differentiable(n.out):
+            for v in n.inputs:
+                if type(v) is Value and v in relevant:
+                    relevant.add(n.out)
+                    active.append(n)
+                    break
+
+    grads = {}
+    keep = set(targets)  # a target can also be an intermediate output: keep its gradient
+
+    def accumulate(v, g):
+        old = grads.get(v)
+        grads[v] = g if old is None else F.add(old, g)
+
+    with recorder.in_phase(BACKWARD):
+        for r, s in zip(roots, sens):
+            if r in relevant:
+                if tuple(s.shape) != r.shape:
+                    raise ValueError(f"sens has shape {tuple(s.shape)} but the output it weights has shape {r.shape}")
+                accumulate(r, s)
+        for n in reversed(active):
+            g = grads.get(n.out)
+            if g is None:
+                continue
+            if n.out not in keep:
+                del grads[n.out]
+            with recorder.in_phase(BACKWARD, grad_of=n):
+                handles = [v.handle if type(v) is Value else v for v in n.inputs]
+                gins = n.prim.bprop(*handles, n.out.handle, g)
+                if len(gins) != len(n.inputs):
+                    raise RuntimeError(f"bprop of {n.prim.name} returned {len(gins)} gradients for "
+                                       f"{len(n.inputs)} inputs")
+                for v, gi in zip(n.inputs, gins):
+                    if gi is not None and type(v) is Value and v in relevant:
+                        accumulate(v, gi)
+    return [grads.get(t) for t in targets]
+

@@ -1,0 +1,84 @@
+"""Graph passes run before a graph is compiled: common-subexpression elimination and dead-code removal.
+
+Why CSE matters here: ``TrainOneStepCell.construct`` calls the network once for the loss and once
+more inside ``GradOperation``; tracing records the forward twice and CSE merges the copies, as
+MindSpore's compiler does. Ops with side effects (Assign) are never merged or removed, and a node
+that reads a Parameter is only merged with one that read it after the same number of writes.
+"""
+import numpy as np
+
+from mslab.ir.graph import Value
+
+
+def _const_key(c):
+    if isinstance(c, np.ndarray):
+        return ("a", c.dtype.str, c.shape, c.tobytes())
+    if isinstance(c, (list, tuple)):
+        return (type(c).__name__,) + tuple(_const_key(x) for x in c)
+    try:
+        hash(c)
+        return ("c", type(c).__name__, c)
+    except TypeError:
+        return ("id", id(c))
+
+
+def cse(graph):
+    """Merge nodes that apply the same op, with the same attributes, to the same values."""
+    seen = {}
+    replace = {}
+    writes = 0
+    kept = []
+    for n in graph.nodes:
+        n.inputs = [replace.get(v, v) if type(v) is Value else v for v in n.inputs]
+        if n.grad_of is not None and n.grad_of.out in replace:
+            n.grad_of = replace[n.grad_of.out].node
+        if n.prim.side_effect:
+            writes += 1
+            kept.append(n)
+            continue
+        if not getattr(n.prim, "deterministic", True):
+            kept.append(n)
+            continue
+        reads_param = any(type(v) is Value and v.kind == "param" for v in n.inputs)
+        key = (n.prim.key(), n.phase == "optimizer",
+               tuple(v if type(v) is Value else _const_key(v) for v in n.inputs),
+               writes if reads_param else None)
+        try:
+            first = seen.get(key)
+        except TypeError:  # an unhashable attribute: leave this node alone
+            kept.append(n)
+            continue
+        if first is None:
+            seen[key] = n
+            kept.append(n)
+        else:
+            replace[n.out] = first.out
+    graph.nodes = kept
+    graph.outputs = [replace.get(v, v) for v in graph.outputs]
+    return graph
+
+
+def dce(graph):
+    """Remove nodes whose results nobody uses (side-effecting nodes always stay)."""
+    live = set(graph.outputs)
+    kept = []
+    for n in reversed(graph.nodes):
+        if n.prim.side_effect or n.out in live:
+            kept.append(n)
+            for v in n.inputs:
+                if type(v) is Value:
+                    live.add(v)
+    kept.reverse()
+    graph.nodes = kept
+    used = live
+    graph.params = [p for p in graph.params if p in used]
+    graph.consts = [c for c in graph.consts if c in used]
+    return graph
+
+
+def optimize(graph):
+    """The default pipeline: CSE, dead-code removal, then consecutive node names."""
+    cse(graph)
+    dce(graph)
+    graph.renumber()
+    return graph

@@ -1,0 +1,49 @@
+"""The IR text: one stable line per node, in MindSpore's spirit.
+
+    %3 = MatMul(%x, %fc.weight) {transpose_b=True} : f32[16, 1]    # forward  fc  dense.py:52  x = ...
+
+No ids or addresses appear, so the same program prints the same text every run; tests and lessons
+assert on it.
+"""
+import numpy as np
+
+from mslab.ir.graph import Value
+
+
+def _operand(v):
+    if type(v) is Value:
+        if v.kind == "const" and v.array.size <= 4:
+            return np.array2string(v.array, separator=", ") if v.array.ndim else repr(v.array.item())
+        return "%" + v.name if v.kind != "node" else v.name
+    if hasattr(v, "name") and not isinstance(v, (str, int, float)):
+        return str(v)
+    return repr(v)
+
+
+def node_line(n):
+    """``%3 = MatMul(%x, %fc.weight) {transpose_b=True} : f32[16, 1]    # forward  scope  source``."""
+    args = ", ".join(_operand(v) for v in n.inputs)
+    attrs = ", ".join(f"{k}={v!r}" for k, v in n.prim.attrs.items())
+    attrs = f" {{{attrs}}}" if attrs else ""
+    notes = [n.phase]
+    if n.grad_of is not None:
+        notes.append(f"grad of {n.grad_of.out.name} {n.grad_of.prim.name}")
+    if n.scope:
+        notes.append(n.scope)
+    if n.source:
+        notes.append(n.source)
+    return f"{n.out.name} = {n.prim.name}({args}){attrs} : {n.out.type_str}    # " + "  ".join(notes)
+
+
+def graph_text(graph, phase=None):
+    ins = ", ".join(f"%{v.name}: {v.type_str}" for v in graph.inputs)
+    lines = [f"graph {graph.name}({ins}) {{"]
+    if graph.params:
+        lines.append("  # parameters: " + ", ".join(f"%{p.name}: {p.type_str}" for p in graph.params))
+    for n in graph.nodes:
+        if phase is None or n.phase == phase:
+            lines.append("  " + node_line(n))
+    outs = ", ".join(_operand(v) for v in graph.outputs)
+    lines.append(f"  return ({outs})")
+    lines.append("}")
+    return "\n".join(lines)

@@ -1,0 +1,183 @@
+"""GradOperation, grad and value_and_grad: functions that return gradient functions.
+
+``GradOperation(get_all, get_by_list, sens_param)(fn, weights)(*inputs[, sens])`` as in MindSpore.
+How the gradient is found depends on where it is called:
+
+* while GRAPH mode traces (e.g. inside ``TrainOneStepCell.construct``): ``fn`` is traced inline and
+  autodiff appends the backward nodes to the same graph;
+* at top level in GRAPH mode: the gradient function itself is traced, compiled and cached;
+* in PYNATIVE mode: ``fn`` runs eagerly on a tape, then the bprop rules run backwards over it.
+"""
+from mslab.common.tensor import Tensor
+from mslab.context import is_graph_mode
+from mslab.ir.autodiff import backprop
+from mslab.runtime import state
+from mslab.runtime.compiled import CompileCache
+from mslab.runtime.pynative import Tape
+from mslab.runtime.pytree import flatten
+
+
+def _record_forward(fn, args):
+    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output)."""
+    tr = state.tracer
+    if tr is not None:
+        start = len(tr.graph.nodes)
+        out = fn(*args)
+        return tr, tr.graph.nodes[start:], out
+    tape = Tape()
+    state.tapes.append(tape)
+    try:
+        out = fn(*args)
+    finally:
+        state.tapes.remove(tape)
+    return tape, tape.graph.nodes, out
+
+
+def gradients(fn, args, positions, weights, sens=None, has_aux=False):
+    """The core: ``(output, input_grads, weight_grads)`` of ``fn(*args)``.
+
+    ``positions``: indices into ``args`` to differentiate; ``weights``: Parameters; ``sens``: the
+    output's sensitivity (a Tensor, or a tuple for tuple outputs); default ones of the output's shape.
+    With ``has_aux`` only the first output is differentiated.
+    """
+    from mslab.ops import functional as F
+
+    rec, nodes, out = _record_forward(fn, args)
+    leaves, _ = flatten(out)
+    if not leaves:
+        raise TypeError("GradOperation: the function returned no tensor to differentiate")
+    diff = leaves[:1] if has_aux else leaves
+    roots = [rec.value_of(t) for t in diff]
+    if sens is None:
+        with rec.in_phase("backward", stage="sens"):
+            sens_list = [F.ones_like(t) for t in diff]
+    else:
+        sens_list, _ = flatten(sens)
+        if len(sens_list) != len(diff):
+            raise ValueError(f"GradOperation: sens has {len(sens_list)} tensors but the function has "
+                             f"{len(diff)} outputs")
+    for i in positions:
+        if i >= len(args) or not isinstance(args[i], Tensor):
+            raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")
+    targets = [rec.value_of(args[i]) for i in positions] + [rec.value_of(w) for w in weights]
+    grads = backprop(rec, nodes, roots, sens_list, targets)
+    with rec.in_phase("backward"):
+        sources = [args[i] for i in positions] + list(weights)
+        grads = [g if g is not None else F.zeros_like(s) for g, s in zip(grads, sources)]
+    return out, tuple(grads[:len(positions)]), tuple(grads[len(positions):])
+
+
+class _GradFunction:
+    """What ``GradOperation(...)(fn, weights)`` returns: call it with the inputs (and sens)."""
+
+    def __init__(self, op, fn, weights):
+        self.op = op
+        self.fn = fn
+        self.weights = tuple(weights) if weights is not None else ()
+        if op.get_by_list and weights is None:
+            raise TypeError("GradOperation(get_by_list=True) needs the weights: grad_op(net, weights)")
+        self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
+
+    def __call__(self, *args):
+        if state.tracer is None and is_graph_mode():
+            cache = _graph_caches.setdefault((id(self.op), id(self.fn), tuple(map(id, self.weights))),
+                                             CompileCache())
+            return cache.call(self._compute, args)
+        return self._compute(*args)
+
+    def _compute(self, *args):
+        op = self.op
+        sens = None
+        if op.sens_param:
+            if not args:
+                raise TypeError("GradOperation(sens_param=True): pass the sens as the last argument")
+            args, sens = args[:-1], args[-1]
+        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        positions = tensor_positions if op.get_all else tensor_positions[:1]
+        weights = self.weights if op.get_by_list else ()
+        _, gin, gw = gradients(self.fn, args, positions, weights, sens)
+        if op.get_all and op.get_by_list:
+            return gin, gw
+        if op.get_by_list:
+            return gw
+        if op.get_all:
+            return gin
+        if not gin:
+            raise TypeError("GradOperation: the function has no Tensor input to differentiate")
+        return gin[0]
+
+
+_graph_caches = {}
+
+
+class GradOperation:
+    """Build gradient functions: ``GradOperation(get_all=False, get_by_list=False, sens_param=False)``.
+
+    ``GradOperation()(net)(x, y)`` -> d(out)/dx; ``get_all`` -> all inputs; ``get_by_list`` with
+    ``(net, weights)`` -> weights; both -> ``(input_grads, weight_grads)``; ``sens_param`` -> the
+    last argument weights the output (``ones`` otherwise), like PyTorch's ``loss.backward(sens)``.
+    """
+
+    def __init__(self, get_all=False, get_by_list=False, sens_param=False):
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+
+    def __call__(self, fn, weights=None):
+        return _GradFunction(self, fn, weights)
+
+    def __repr__(self):
+        return f"GradOperation(get_all={self.get_all}, get_by_list={self.get_by_list}, sens_param={self.sens_param})"
+
+
+class _GradFn:
+    """What ``grad``/``value_and_grad`` return."""
+
+    def __init__(self, fn, grad_position, weights, has_aux, with_value):
+        if grad_position is None and weights is None:
+            raise ValueError("grad: grad_position and weights cannot both be None")
+        self.fn = fn
+        self.grad_position = grad_position
+        self.weights = tuple(weights) if weights is not None else None
+        self.has_aux = has_aux
+        self.with_value = with_value
+        self.cache = CompileCache()
+
+    def __call__(self, *args):
+        if state.tracer is None and is_graph_mode():
+            return self.cache.call(self._compute, args)
+        return self._compute(*args)
+
+    def _compute(self, *args):
+        gp = self.grad_position
+        positions = [] if gp is None else [gp] if isinstance(gp, int) else list(gp)
+        for p in positions:
+            if not 0 <= p < len(args):
+                raise ValueError(f"grad: grad_position {p} is out of range for {len(args)} inputs")
+        out, gin, gw = gradients(self.fn, args, positions, self.weights or (), has_aux=self.has_aux)
+        if gp is None:
+            grads = gw
+        else:
+            gi = gin[0] if isinstance(gp, int) else gin
+            grads = (gi, gw) if self.weights is not None else gi
+        if self.with_value:
+            return out, grads
+        if self.has_aux:
+            aux = tuple(out[1:]) if isinstance(out, (tuple, list)) else ()
+            return grads, aux
+        return grads
+
+
+def grad(fn, grad_position=0, weights=None, has_aux=False):
+    """``mindspore.grad``: a function returning gradients of ``fn`` w.r.t. inputs and/or weights.
+
+    ``grad_position`` int -> one Tensor, tuple -> tuple; with ``weights`` -> ``(input_grads,
+    weight_grads)``; ``grad_position=None`` with weights -> weight grads only; ``has_aux`` -> only the
+    first output is differentiated and ``(grads, aux)`` is returned.
+    """
+    return _GradFn(fn, grad_position, weights, has_aux, with_value=False)
+
+
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False):
+    """``mindspore.value_and_grad``: like ``grad`` but returns ``(outputs, grads)``."""
+    return _GradFn(fn, grad_position, weights, has_aux, with_value=True)

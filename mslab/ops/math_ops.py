@@ -1,0 +1,411 @@
+"""Elementwise arithmetic and math, and MatMul: compute, infer and bprop side by side.
+
+Binary ops broadcast like numpy; their bprop sums each gradient back to its input's shape
+(``sum_to``), because an input that was broadcast was, in effect, used several times.
+"""
+import numpy as np
+
+from mslab.ops.primitive import Primitive, broadcast_shape, check_float
+
+
+def _F():
+    from mslab.ops import functional
+    return functional
+
+
+def sum_to(g, shape):
+    """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
+    shape = tuple(shape)
+    if tuple(g.shape) == shape:
+        return g
+    F = _F()
+    lead = len(g.shape) - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+    r = F.reduce_sum(g, axes, False) if axes else g
+    return F.reshape(r, shape) if tuple(r.shape) != shape else r
+
+
+# ---- binary ---------------------------------------------------------------------------------
+class _Binary(Primitive):
+    """x (op) y with broadcasting; Python numbers are lifted to tensors of the other side's dtype."""
+
+    n_tensors = 2
+    lift_scalars = True
+
+    def infer(self, x, y):
+        return broadcast_shape(self, x.shape, y.shape), x.dtype
+
+
+class Add(_Binary):
+    """x + y.  d/dx = dout, d/dy = dout (each summed back to its own shape)."""
+
+    def compute(self, x, y):
+        return np.add(x, y)
+
+    def bprop(self, x, y, out, dout):
+        return sum_to(dout, x.shape), sum_to(dout, y.shape)
+
+
+class Sub(_Binary):
+    """x - y.  d/dx = dout, d/dy = -dout."""
+
+    def compute(self, x, y):
+        return np.subtract(x, y)
+
+    def bprop(self, x, y, out, dout):
+        return sum_to(dout, x.shape), sum_to(_F().neg(dout), y.shape)
+
+
+class Mul(_Binary):
+    """x * y.  d/dx = dout * y, d/dy = dout * x."""
+
+    def compute(self, x, y):
+        return np.multiply(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        return sum_to(F.mul(dout, y), x.shape), sum_to(F.mul(dout, x), y.shape)
+
+
+class RealDiv(_Binary):
+    """x / y (true division; integers give Float32).  d/dx = dout / y, d/dy = -dout * out / y."""
+
+    def infer(self, x, y):
+        shape = broadcast_shape(self, x.shape, y.shape)
+        return shape, x.dtype if x.dtype.kind == "f" else np.dtype(np.float32)
+
+    def compute(self, x, y):
+        if x.dtype.kind != "f":
+            return np.true_divide(x, y, dtype=np.float32)
+        return np.true_divide(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        dx = F.div(dout, y)
+        return sum_to(dx, x.shape), sum_to(F.neg(F.mul(dx, out)), y.shape)
+
+
+Div = RealDiv
+
+
+class FloorDiv(_Binary):
+    """floor(x / y); no gradient (piecewise constant)."""
+
+    def compute(self, x, y):
+        return np.floor_divide(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        return F.zeros_like(x), F.zeros_like(y)
+
+
+class FloorMod(_Binary):
+    """x - floor(x / y) * y.  d/dx = dout, d/dy = -dout * floor(x / y)."""
+
+    def compute(self, x, y):
+        return np.mod(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        return sum_to(dout, x.shape), sum_to(F.neg(F.mul(dout, F.floor_div(x, y))), y.shape)
+
+
+class Pow(_Binary):
+    """x ** y.  d/dx = dout * y * x**(y-1), d/dy = dout * out * log(x) (0 where x <= 0)."""
+
+    def compute(self, x, y):
+        return np.power(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        dx = F.mul(dout, F.mul(y, F.pow(x, F.sub(y, 1))))
+        safe_log = F.select(F.greater(x, 0), F.log(F.maximum(x, 1e-30)), F.zeros_like(x))
+        dy = F.mul(dout, F.mul(out, safe_log))
+        return sum_to(dx, x.shape), sum_to(dy, y.shape)
+
+
+class Maximum(_Binary):
+    """max(x, y) elementwise; the gradient goes to the larger input (to x on ties)."""
+
+    def compute(self, x, y):
+        return np.maximum(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        pick_x = F.greater_equal(x, y)
+        zeros = F.zeros_like(dout)
+        return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
+
+
+class Minimum(_Binary):
+    """min(x, y) elementwise; the gradient goes to the smaller input (to x on ties)."""
+
+    def compute(self, x, y):
+        return np.minimum(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        pick_x = F.less_equal(x, y)
+        zeros = F.zeros_like(dout)
+        return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
+
+
+# ---- comparisons (boolean results, no gradient) --------------------------------------------
+class _Compare(_Binary):
+    differentiable = False
+
+    def infer(self, x, y):
+        return broadcast_shape(self, x.shape, y.shape), np.dtype(np.bool_)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        return F.zeros_like(x), F.zeros_like(y)
+
+
+class Equal(_Compare):
+    """x == y."""
+    def compute(self, x, y): return np.equal(x, y)
+
+
+class NotEqual(_Compare):
+    """x != y."""
+    def compute(self, x, y): return np.not_equal(x, y)
+
+
+class Less(_Compare):
+    """x < y."""
+    def compute(self, x, y): return np.less(x, y)
+
+
+class LessEqual(_Compare):
+    """x <= y."""
+    def compute(self, x, y): return np.less_equal(x, y)
+
+
+class Greater(_Compare):
+    """x > y."""
+    def compute(self, x, y): return np.greater(x, y)
+
+
+class GreaterEqual(_Compare):
+    """x >= y."""
+    def compute(self, x, y): return np.greater_equal(x, y)
+
+
+class LogicalAnd(_Compare):
+    """x and y (booleans)."""
+    def compute(self, x, y): return np.logical_and(x, y)
+
+
+class LogicalOr(_Compare):
+    """x or y (booleans)."""
+    def compute(self, x, y): return np.logical_or(x, y)
+
+
+# ---- unary ----------------------------------------------------------------------------------
+class _Unary(Primitive):
+    n_tensors = 1
+    floats_only = False
+
+    def infer(self, x):
+        if self.floats_only:
+            check_float(self, x)
+        return x.shape, x.dtype
+
+
+class Neg(_Unary):
+    """-x.  d/dx = -dout."""
+    def compute(self, x): return np.negative(x)
+    def bprop(self, x, out, dout): return (_F().neg(dout),)
+
+
+class LogicalNot(_Unary):
+    """not x (booleans)."""
+    differentiable = False
+    def infer(self, x): return x.shape, np.dtype(np.bool_)
+    def compute(self, x): return np.logical_not(x)
+    def bprop(self, x, out, dout): return (_F().zeros_like(x),)
+
+
+class Exp(_Unary):
+    """e**x.  d/dx = dout * out."""
+    floats_only = True
+    def compute(self, x): return np.exp(x)
+    def bprop(self, x, out, dout): return (_F().mul(dout, out),)
+
+
+class Log(_Unary):
+    """ln x.  d/dx = dout / x."""
+    floats_only = True
+    def compute(self, x): return np.log(x)
+    def bprop(self, x, out, dout): return (_F().div(dout, x),)
+
+
+class Sqrt(_Unary):
+    """sqrt(x).  d/dx = dout / (2 * out)."""
+    floats_only = True
+    def compute(self, x): return np.sqrt(x)
+    def bprop(self, x, out, dout):
+        F = _F()
+        return (F.div(dout, F.mul(out, 2.0)),)
+
+
+class Square(_Unary):
+    """x * x.  d/dx = 2 * x * dout."""
+    def compute(self, x): return np.square(x)
+    def bprop(self, x, out, dout):
+        F = _F()
+        return (F.mul(dout, F.mul(x, 2.0)),)
+
+
+class Abs(_Unary):
+    """|x|.  d/dx = sign(x) * dout (0 at 0)."""
+    def compute(self, x): return np.abs(x)
+    def bprop(self, x, out, dout): return (_F().mul(dout, _F().sign(x)),)
+
+
+class Sign(_Unary):
+    """sign(x) in {-1, 0, 1}; zero gradient."""
+    differentiable = False
+    def compute(self, x): return np.sign(x)
+    def bprop(self, x, out, dout): return (_F().zeros_like(x),)
+
+
+class Floor(_Unary):
+    """floor(x); zero gradient."""
+    differentiable = False
+    floats_only = True
+    def compute(self, x): return np.floor(x)
+    def bprop(self, x, out, dout): return (_F().zeros_like(x),)
+
+
+class Tanh(_Unary):
+    """tanh(x).  d/dx = dout * (1 - out**2)."""
+    floats_only = True
+    def compute(self, x): return np.tanh(x)
+    def bprop(self, x, out, dout):
+        F = _F()
+        return (F.mul(dout, F.sub(1.0, F.square(out))),)
+
+
+class Sigmoid(_Unary):
+    """1 / (1 + e**-x).  d/dx = dout * out * (1 - out)."""
+    floats_only = True
+
+    def compute(self, x):
+        # Split by sign so that neither branch overflows.
+        out = np.empty_like(x)
+        pos = x >= 0
+        out[pos] = 1.0 / (1.0 + np.exp(-x[pos]))
+        ex = np.exp(x[~pos])
+        out[~pos] = ex / (1.0 + ex)
+        return out
+
+    def bprop(self, x, out, dout):
+        F = _F()
+        return (F.mul(dout, F.mul(out, F.sub(1.0, out))),)
+
+
+class ReLU(_Unary):
+    """max(x, 0).  d/dx = dout where out > 0, else 0 (``mindspore.ops.ReLU``)."""
+
+    def compute(self, x):
+        return np.maximum(x, 0).astype(x.dtype, copy=False)
+
+    def bprop(self, x, out, dout):
+        F = _F()
+        return (F.relu_grad(dout, out),)
+
+
+class ReluGrad(Primitive):
+    """dout where out > 0 else 0: ReLU's backward kernel (a node of its own, as in MindSpore)."""
+
+    n_tensors = 2
+
+    def infer(self, dout, out):
+        return dout.shape, dout.dtype
+
+    def compute(self, dout, out):
+        return np.where(out > 0, dout, np.zeros((), dout.dtype))
+
+    def bprop(self, dout, out, o, d):
+        F = _F()
+        return F.relu_grad(d, out), F.zeros_like(out)
+
+
+# ---- matrix multiply --------------------------------------------------------------------------
+class MatMul(Primitive):
+    """x @ y for 2-D tensors, with optional transposes (``ops.MatMul(transpose_a, transpose_b)``).
+
+    out = op(x) @ op(y); d/dx and d/dy are matmuls of dout with the other input, transposed to fit.
+    """
+
+    n_tensors = 2
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__(transpose_a=transpose_a, transpose_b=transpose_b)
+
+    def infer(self, x, y):
+        if len(x.shape) != 2 or len(y.shape) != 2:
+            raise ValueError(f"MatMul needs 2-D inputs, got shapes {tuple(x.shape)} and {tuple(y.shape)} "
+                             f"(use ops.BatchMatMul or reshape)")
+        if x.dtype != y.dtype:
+            raise TypeError(f"MatMul needs inputs of one dtype, got {x.dtype} and {y.dtype}")
+        m, k = x.shape[::-1] if self.transpose_a else x.shape
+        k2, n = y.shape[::-1] if self.transpose_b else y.shape
+        if k != k2:
+            raise ValueError(f"MatMul: inner dimensions differ: x{' (transposed)' if self.transpose_a else ''} "
+                             f"{tuple(x.shape)} and y{' (transposed)' if self.transpose_b else ''} {tuple(y.shape)} "
+                             f"give {k} != {k2}")
+        return (m, n), x.dtype
+
+    def compute(self, x, y):
+        return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        ta, tb = self.transpose_a, self.transpose_b
+        if not ta:
+            dx = F.matmul(dout, y, False, not tb)
+        else:
+            dx = F.matmul(y, dout, tb, True)
+        if not tb:
+            dy = F.matmul(x, dout, not ta, False)
+        else:
+            dy = F.matmul(dout, x, True, ta)
+        return dx, dy
+
+
+class BatchMatMul(Primitive):
+    """Batched x @ y over leading dimensions (``ops.BatchMatMul``)."""
+
+    n_tensors = 2
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__(transpose_a=transpose_a, transpose_b=transpose_b)
+
+    def _t(self, s, flag):
+        return tuple(s[:-2]) + (s[-1], s[-2]) if flag else tuple(s)
+
+    def infer(self, x, y):
+        if len(x.shape) < 2 or len(y.shape) < 2:
+            raise ValueError(f"BatchMatMul needs inputs of rank >= 2, got {tuple(x.shape)} and {tuple(y.shape)}")
+        a, b = self._t(x.shape, self.transpose_a), self._t(y.shape, self.transpose_b)
+        if a[-1] != b[-2]:
+            raise ValueError(f"BatchMatMul: inner dimensions differ: {a} @ {b}")
+        batch = broadcast_shape(self, a[:-2], b[:-2])
+        return batch + (a[-2], b[-1]), x.dtype
+
+    def compute(self, x, y):
+        if self.transpose_a:
+            x = np.swapaxes(x, -1, -2)
+        if self.transpose_b:
+            y = np.swapaxes(y, -1, -2)
+        return np.matmul(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        ta, tb = self.transpose_a, self.transpose_b
+        dx = F.batch_matmul(dout, y, False, not tb) if not ta else F.batch_matmul(y, dout, tb, True)
+        dy = F.batch_matmul(x, dout, not ta, False) if not tb else F.batch_matmul(dout, x, True, ta)
+        return sum_to(dx, x.shape), sum_to(dy, y.shape)

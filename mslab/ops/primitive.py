@@ -1,0 +1,210 @@
+"""Primitive: one operator kind, with its compute, its shape/dtype inference and its bprop rule.
+
+A primitive is data with rules attached (as in JAX):
+
+* ``compute(*inputs)``: numpy arrays (and constant attributes) in, one numpy array out;
+* ``infer(*inputs)``: the same call on *abstract* inputs (anything with ``.shape`` and numpy
+  ``.dtype``), returning ``(shape, dtype)`` or raising a clear error;
+* ``bprop(*inputs, out, dout)``: the gradient of each input, written with mslab ops (never raw numpy),
+  so the same rule runs eagerly in PYNATIVE mode and is traced into backward nodes in GRAPH mode.
+
+Calling a primitive dispatches on the recording state: while GRAPH mode traces, the call becomes a
+node; otherwise it runs now, and PYNATIVE tapes (opened by ``GradOperation``) record it.
+"""
+import numpy as np
+
+from mslab.common import dtype as mstype
+from mslab.common.tensor import Tensor
+from mslab.errors import GraphModeError, OpError, OpTypeError
+from mslab.ir.provenance import cell_description
+from mslab.runtime import state
+
+
+class Primitive:
+    """Base class of all operators (``mindspore.ops.Primitive``).
+
+    Subclasses set ``n_tensors`` (how many leading arguments are tensors; ``None`` means all) and
+    ``lift_scalars`` (those arguments may be Python numbers, converted with MindSpore's promotion),
+    and define compute / infer / bprop. ``side_effect = True`` marks ops such as Assign that write
+    to a Parameter: passes never remove or merge them.
+    """
+
+    n_tensors = None
+    lift_scalars = False
+    side_effect = False
+    differentiable = True
+
+    def __init__(self, **attrs):
+        self.attrs = attrs
+        for k, v in attrs.items():
+            setattr(self, k, v)
+
+    @property
+    def name(self):
+        return type(self).__name__
+
+    def key(self):
+        """What makes two calls of this op kind the same computation (for CSE)."""
+        return (type(self), tuple(sorted((k, _freeze(v)) for k, v in self.attrs.items())))
+
+    def __repr__(self):
+        attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
+        return f"{self.name}({attrs})" if attrs else self.name
+
+    # ---- rules (subclasses) -----------------------------------------------------------------
+    def compute(self, *args):
+        raise NotImplementedError(f"{self.name} has no compute rule")
+
+    def infer(self, *args):
+        raise NotImplementedError(f"{self.name} has no shape/dtype inference rule")
+
+    def bprop(self, *args):
+        raise NotImplementedError(
+            f"{self.name} has no bprop rule, so gradients cannot flow through it; "
+            f"use ops.stop_gradient around it if its gradient is not needed")
+
+    def prepare(self, args):
+        """Normalise call arguments before recording or running (lift Python scalars to tensors)."""
+        if self.lift_scalars:
+            return lift_scalars(args, self.n_tensors)
+        return args
+
+    # ---- dispatch ---------------------------------------------------------------------------
+    def __call__(self, *args):
+        args = self.prepare(args)
+        tracer = state.tracer
+        if tracer is not None:
+            return tracer.record(self, args)
+        vals = [a._data if isinstance(a, Tensor) else a for a in args]
+        try:
+            self.infer(*vals)
+            out = self.compute(*vals)
+        except Exception as e:
+            raise self.error(args, e) from None
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        t = Tensor._wrap(out)
+        for tape in state.tapes:
+            tape.record(self, args, t)
+        return t
+
+    def error(self, args, exc):
+        """Re-raise a failure as an error naming this op, the Cell running it and the input shapes."""
+        if any(isinstance(a, Tensor) and a._data is None for a in args) and state.tracer is None:
+            return GraphModeError(
+                f"{self.name}: got a symbolic tensor outside the graph being traced. A tensor from inside a "
+                f"GRAPH-mode construct cannot be kept and used after tracing ended; return it instead.")
+        if isinstance(exc, (GraphModeError, OpError, OpTypeError)):
+            return exc
+        shapes = ", ".join(_describe(a) for a in args if isinstance(a, Tensor))
+        msg = f"{self.name}{cell_description()}: {exc}\n  inputs: {shapes}"
+        cls = OpTypeError if isinstance(exc, TypeError) else OpError
+        return cls(msg)
+
+
+def _describe(t):
+    return f"{t.dtype}{list(t.shape)}"
+
+
+def _freeze(v):
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    if isinstance(v, np.ndarray):
+        return (v.dtype.str, v.shape, v.tobytes())
+    return v
+
+
+# ---- dtype promotion for Python scalars and mixed tensors (MindSpore's implicit conversion) ------
+def scalar_dtype(value, ref):
+    """The dtype a Python scalar takes next to a tensor of numpy dtype ``ref`` (None: no tensor)."""
+    if isinstance(value, (bool, np.bool_)):
+        return ref if ref is not None else np.dtype(np.bool_)
+    if isinstance(value, (int, np.integer)):
+        if ref is not None and ref.kind in "fiu":
+            return ref
+        return np.dtype(np.int64)
+    if ref is not None and ref.kind == "f":
+        return ref
+    return np.dtype(np.float32)
+
+
+def promote(a, b):
+    """MindSpore's promotion of two tensor dtypes: a float wins over ints; otherwise the wider type."""
+    if a == b:
+        return a
+    fa, fb = a.kind == "f", b.kind == "f"
+    if fa != fb:
+        return a if fa else b
+    if a.kind == "b":
+        return b
+    if b.kind == "b":
+        return a
+    return np.promote_types(a, b)
+
+
+def lift_scalars(args, n):
+    """Turn Python numbers among the first ``n`` arguments into tensors and cast tensors to one dtype."""
+    n = len(args) if n is None else n
+    ref = None
+    for a in args[:n]:
+        if isinstance(a, Tensor):
+            ref = a._np_dtype if ref is None else promote(ref, a._np_dtype)
+    out = list(args)
+    for i in range(n):
+        a = args[i]
+        if isinstance(a, Tensor):
+            if ref is not None and a._np_dtype != ref:
+                from mslab.ops import functional as F
+                out[i] = F.cast(a, ref)
+        elif isinstance(a, np.ndarray):
+            out[i] = Tensor._wrap(a.astype(ref) if ref is not None else a)
+        elif isinstance(a, (int, float, bool, np.number, np.bool_)):
+            out[i] = Tensor._wrap(np.asarray(a, scalar_dtype(a, ref)))
+        else:
+            raise OpTypeError(f"expected a Tensor or a number as input {i}, got {type(a).__name__}")
+    return tuple(out)
+
+
+def np_dtype(dtype):
+    """numpy dtype of an mslab dtype / numpy dtype / Python type."""
+    return mstype.to_numpy(dtype)
+
+
+def check_float(prim, *vals):
+    """Raise a TypeError if any input is not floating point (for ops such as exp, log, softmax)."""
+    for v in vals:
+        if v.dtype.kind != "f":
+            raise TypeError(f"{prim.name} needs a floating-point input, got {mstype.from_numpy(v.dtype)}")
+
+
+def check_same_dtype(prim, *vals):
+    dts = {v.dtype for v in vals}
+    if len(dts) > 1:
+        names = ", ".join(str(mstype.from_numpy(d)) for d in dts)
+        raise TypeError(f"{prim.name} needs inputs of one dtype, got {names}")
+    return vals[0].dtype
+
+
+def broadcast_shape(prim, *shapes):
+    """numpy broadcasting of shapes, with an error that names the op and both shapes."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"shapes {' and '.join(str(tuple(s)) for s in shapes)} cannot be broadcast together") from None
+
+
+def normalize_axis(axis, ndim, op_name="op"):
+    """Axis or tuple of axes to a sorted tuple of non-negative ints; () means every axis."""
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    if isinstance(axis, (int, np.integer)):
+        axis = (int(axis),)
+    out = []
+    for a in axis:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1):
+            raise ValueError(f"axis {a} is out of range for a tensor of rank {ndim}")
+        out.append(a % ndim if ndim else 0)
+    return tuple(sorted(set(out)))

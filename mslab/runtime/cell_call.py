@@ -1,0 +1,70 @@
+"""What calling a Cell does, by mode: the one place where PYNATIVE and GRAPH part ways for Cells.
+
+* While a graph is being traced, a Cell call is inlined: its ``construct`` runs on symbolic tensors
+  under the Cell's scope (so nodes know they came from ``network/fc1``).
+* In GRAPH mode at top level, the call is compiled once per input signature and the graph runs.
+* In PYNATIVE mode ``construct`` simply runs, primitive by primitive.
+"""
+import numpy as np
+
+from mslab.context import is_graph_mode
+from mslab.runtime import state
+from mslab.runtime.compiled import CompileCache
+
+
+def _check_inputs(cell, args):
+    for i, a in enumerate(args):
+        if isinstance(a, np.ndarray):
+            raise TypeError(f"{type(cell).__name__}: input {i} is a numpy array of shape {a.shape}; Cells take "
+                            f"mslab Tensors. Wrap it: mslab.Tensor(array).")
+
+
+def _run_construct(cell, args, kwargs):
+    state.cells.append(cell)
+    phase = getattr(cell, "_graph_phase", None)
+    try:
+        if phase is None:
+            return cell.construct(*args, **kwargs)
+        recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
+        saved = [(r.phase, r.stage) for r in recorders]
+        for r in recorders:
+            r.phase, r.stage = phase, phase
+        try:
+            return cell.construct(*args, **kwargs)
+        finally:
+            for r, (p, s) in zip(recorders, saved):
+                r.phase, r.stage = p, s
+    finally:
+        state.cells.pop()
+
+
+class _Construct:
+    """``cell.construct`` as a plain function of the inputs (what gets traced)."""
+
+    def __init__(self, cell):
+        self.cell = cell
+        self.__name__ = type(cell).__name__
+        self.construct = cell.construct  # for argument names
+
+    def __call__(self, *args):
+        return _run_construct(self.cell, args, {})
+
+
+def call_cell(cell, args, kwargs):
+    """Run ``cell(*args, **kwargs)`` in the current mode."""
+    if state.tracer is not None:
+        return _run_construct(cell, args, kwargs)
+    _check_inputs(cell, args)
+    if is_graph_mode() and not kwargs:
+        cache = cell.__dict__.get("_compile_cache")
+        if cache is None:
+            cache = cell.__dict__["_compile_cache"] = CompileCache()
+            cell.__dict__["_construct_fn"] = _Construct(cell)
+        return cache.call(cell.__dict__["_construct_fn"], args)
+    return _run_construct(cell, args, kwargs)
+
+
+def compiled_graphs(cell):
+    """The graphs compiled for this Cell so far (one per input signature)."""
+    cache = cell.__dict__.get("_compile_cache")
+    return [c.graph for c in cache.graphs.values()] if cache else []

@@ -1,0 +1,176 @@
+"""GRAPH mode's compile-and-run: trace a callable once per input signature, optimise, execute.
+
+``trace(fn, *args)`` returns the Graph a call would compile (what a learner prints or draws).
+``CompileCache.call(fn, args)`` is what a Cell call, a ``jit`` function or a ``GradOperation``
+result does in GRAPH mode: look the signature up (shapes, dtypes, constant arguments, training
+flags), trace and compile on a miss, then run the executor on the input arrays.
+"""
+import inspect
+
+import numpy as np
+
+from mslab.common.tensor import Tensor
+from mslab.errors import GraphModeError
+from mslab.ir.graph import Graph
+from mslab.ir.passes import optimize
+from mslab.ir.tracer import tracing
+from mslab.runtime import state
+from mslab.runtime.executor import Executor
+from mslab.runtime.pytree import flatten, unflatten
+
+# Bumped by Cell.set_train anywhere: a compiled graph depends on every Cell's training flag.
+train_flags_version = [0]
+
+
+def _arg_names(fn, n):
+    target = getattr(fn, "construct", fn)
+    try:
+        params = list(inspect.signature(target).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for p in params:
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind == p.VAR_POSITIONAL:
+            names.extend(f"{p.name}{i}" for i in range(n - len(names)))
+    names = [x for x in names if x != "self"]
+    names += [f"arg{i}" for i in range(len(names), n)]
+    return names[:n]
+
+
+def _const_sig(a):
+    if isinstance(a, (tuple, list)):
+        return (type(a).__name__,) + tuple(_sig(x) for x in a)
+    if isinstance(a, np.ndarray):
+        raise TypeError("a numpy array was passed where a Tensor is expected: wrap it as mslab.Tensor(array) "
+                        "(numpy arrays are not graph inputs)")
+    try:
+        hash(a)
+        return ("C", type(a).__name__, a)
+    except TypeError:
+        return ("id", id(a))
+
+
+def _sig(a):
+    if isinstance(a, Tensor):
+        return ("T", a.shape, a._np_dtype.str)
+    return _const_sig(a)
+
+
+def signature(args):
+    """The cache key of a call: tensor shapes and dtypes, constant arguments, training flags."""
+    return (tuple(_sig(a) for a in args), train_flags_version[0])
+
+
+def _symbolic_args(graph, args, names):
+    out = []
+    for a, name in zip(args, names):
+        if isinstance(a, Tensor):
+            t = Tensor._symbolic(None)
+            t._sym = graph.add_input(name, a.shape, a._np_dtype, handle=t)
+            out.append(t)
+        elif isinstance(a, (tuple, list)) and any(isinstance(x, Tensor) for x in a):
+            out.append(type(a)(_symbolic_args(graph, a, [f"{name}{i}" for i in range(len(a))])))
+        else:
+            out.append(a)
+    return out
+
+
+def _tensor_leaves(args):
+    for a in args:
+        if isinstance(a, Tensor):
+            yield a
+        elif isinstance(a, (tuple, list)):
+            yield from _tensor_leaves(a)
+
+
+def trace(fn, *args, name=None, optimize_graph=True):
+    """Trace ``fn(*args)`` into a Graph without running it: forward, and backward/optimizer nodes if
+    ``fn`` computes gradients or updates weights (a ``GradOperation`` result, a TrainOneStepCell).
+
+    ``print(mslab.trace(net, x))`` shows the IR text.
+    """
+    if state.tracer is not None:
+        raise GraphModeError("mslab.trace cannot be called while another graph is being traced")
+    name = name or getattr(fn, "__name__", None) or type(fn).__name__
+    graph = Graph(name)
+    sym = _symbolic_args(graph, args, _arg_names(fn, len(args)))
+    with tracing(graph) as tr:
+        out = fn(*sym)
+        leaves, tree = flatten(out)
+        graph.outputs = [tr.value_of(t) for t in leaves]
+    graph.output_tree = tree
+    if optimize_graph:
+        optimize(graph)
+    return graph
+
+
+class Compiled:
+    """One traced and compiled graph with its executor."""
+
+    __slots__ = ("graph", "executor")
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.executor = Executor(graph)
+
+    def run(self, args):
+        arrays = [t._data for t in _tensor_leaves(args)]
+        outs = self.executor.run(arrays)
+        return unflatten(self.graph.output_tree, [Tensor._wrap(a) for a in outs])
+
+
+class CompileCache:
+    """Compiled graphs of one callable, keyed by input signature."""
+
+    def __init__(self):
+        self.graphs = {}
+
+    def get(self, fn, args):
+        key = signature(args)
+        c = self.graphs.get(key)
+        if c is None:
+            c = Compiled(trace(fn, *args))
+            self.graphs[key] = c
+        return c
+
+    def call(self, fn, args):
+        return self.get(fn, args).run(args)
+
+
+class jit:
+    """Compile a function (or method) as GRAPH mode would: ``@mslab.jit`` (1.x name ``ms_function``).
+
+    The first call with a new input signature traces and compiles; later calls run the graph.
+    Inside a graph being traced, the function is simply inlined.
+    """
+
+    def __init__(self, fn=None, input_signature=None, **kwargs):
+        self.fn = fn
+        self.cache = CompileCache()
+        if fn is not None:
+            self.__name__ = getattr(fn, "__name__", "jit")
+            self.__doc__ = getattr(fn, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        if self.fn is None:  # used as @jit(...) with arguments
+            return jit(args[0])
+        if state.tracer is not None:
+            return self.fn(*args, **kwargs)
+        if kwargs:
+            raise TypeError(f"jit function {self.__name__}: pass tensors positionally in GRAPH mode")
+        return self.cache.call(self.fn, args)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        bound = self.__dict__.setdefault("_bound", {})
+        j = bound.get(id(obj))
+        if j is None:
+            j = jit(self.fn.__get__(obj, objtype))
+            bound[id(obj)] = j
+        return j
+
+
+ms_function = jit

@@ -1,0 +1,52 @@
+"""PYNATIVE mode's tape: the primitives that ran, recorded as a forward graph with real values.
+
+Like PyTorch's ``grad_fn`` chain, the tape remembers each executed primitive with its inputs and
+output so that autodiff can walk it backwards. ``GradOperation`` opens a tape for the duration of the
+forward call; ``mslab.record()`` opens one a learner can look at.
+"""
+import contextlib
+
+from mslab.common.tensor import Parameter, Tensor
+from mslab.ir.graph import Graph
+from mslab.ir.tracer import Recorder
+from mslab.runtime import state
+
+
+class Tape(Recorder):
+    """A recorded forward graph of eagerly executed primitives (values are the real tensors)."""
+
+    def __init__(self, name="tape"):
+        super().__init__(Graph(name))
+        self._values = {}  # id(tensor) -> Value; the handles keep those tensors (and ids) alive
+
+    def value_of(self, t):
+        v = self._values.get(id(t))
+        if v is None:
+            if isinstance(t, Parameter):
+                v = self.graph.param_value(t)
+            else:
+                v = self.graph.add_input(f"in{len(self.graph.inputs)}", t.shape, t._np_dtype, handle=t)
+            self._values[id(t)] = v
+        return v
+
+    def record(self, prim, args, out):
+        ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
+        node = self._new_node(prim, ins)
+        self._values[id(out)] = self.graph.add_node(node, out.shape, out._np_dtype, handle=out)
+
+    def mark_outputs(self, tensors):
+        self.graph.outputs = [self.value_of(t) for t in tensors]
+
+
+@contextlib.contextmanager
+def record(name="tape"):
+    """Record the primitives that run eagerly inside the block: ``with mslab.record() as tape: net(x)``.
+
+    ``tape.graph`` is the recorded forward graph (print it, or draw it with mslab.viz).
+    """
+    tape = Tape(name)
+    state.tapes.append(tape)
+    try:
+        yield tape
+    finally:
+        state.tapes.remove(tape)

@@ -1,0 +1,9 @@
+"""The engine's global recording state: who, if anyone, is recording the primitives that run.
+
+``tracer``: the GRAPH-mode tracer building a graph right now (primitives become nodes), or None.
+``tapes``: PYNATIVE tapes recording executed primitives (innermost last).
+``cells``: the Cells whose ``construct`` is running, outermost first (for scopes and error messages).
+"""
+tracer = None
+tapes = []
+cells = []
