@@ -250,7 +250,8 @@ class Tensor:
     def to(self, dtype): return F.cast(self, dtype)
     def float(self): return F.cast(self, mstype.float32)
     def int(self): return F.cast(self, mstype.int32)
-    def reshape(self, *shape): return F.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+    def reshape(self, *shape):
+        return F.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
     def view(self, *shape): return self.reshape(*shape)
     def flatten(self): return F.reshape(self, (-1,))
     def ravel(self): return F.reshape(self, (-1,))

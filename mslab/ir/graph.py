@@ -171,4 +171,5 @@ class Graph:
         for n in self.nodes:
             counts[n.phase] = counts.get(n.phase, 0) + 1
         parts = ", ".join(f"{k} {v}" for k, v in counts.items())
-        return f"<Graph {self.name}: {len(self.inputs)} inputs, {len(self.params)} parameters, {len(self.nodes)} nodes ({parts})>"
+        return (f"<Graph {self.name}: {len(self.inputs)} inputs, {len(self.params)} parameters, "
+                f"{len(self.nodes)} nodes ({parts})>")

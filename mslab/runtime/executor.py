@@ -101,7 +101,7 @@ class Executor:
         """Run the whole graph on input arrays; return the output arrays."""
         env = self._load(arrays)
         try:
-            for fn, ins, out, free, node in self.schedule:
+            for fn, ins, out, free, node in self.schedule:  # noqa: B007 (node names a failure below)
                 env[out] = fn(*[env[i] for i in ins])
                 for i in free:
                     env[i] = None
