@@ -9,6 +9,20 @@ from mslab.common import dtype as mstype
 from mslab.common.tensor import Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype
 
+__all__ = [
+    "Assign",
+    "BroadcastTo",
+    "Cast",
+    "DType",
+    "Depend",
+    "Fill",
+    "OnesLike",
+    "Reshape",
+    "Select",
+    "Shape",
+    "ZerosLike",
+]
+
 
 def _F():
     from mslab.ops import functional

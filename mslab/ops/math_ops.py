@@ -7,6 +7,43 @@ import numpy as np
 
 from mslab.ops.primitive import Primitive, broadcast_shape, check_float
 
+__all__ = [
+    "Abs",
+    "Add",
+    "BatchMatMul",
+    "Div",
+    "Equal",
+    "Exp",
+    "Floor",
+    "FloorDiv",
+    "FloorMod",
+    "Greater",
+    "GreaterEqual",
+    "Less",
+    "LessEqual",
+    "Log",
+    "LogicalAnd",
+    "LogicalNot",
+    "LogicalOr",
+    "MatMul",
+    "Maximum",
+    "Minimum",
+    "Mul",
+    "Neg",
+    "NotEqual",
+    "Pow",
+    "ReLU",
+    "RealDiv",
+    "ReluGrad",
+    "Sigmoid",
+    "Sign",
+    "Sqrt",
+    "Square",
+    "Sub",
+    "Tanh",
+    "sum_to",
+]
+
 
 def _F():
     from mslab.ops import functional

@@ -7,6 +7,11 @@ import numpy as np
 
 from mslab.ops.primitive import Primitive, normalize_axis
 
+__all__ = [
+    "ReduceMean",
+    "ReduceSum",
+]
+
 
 def _F():
     from mslab.ops import functional
