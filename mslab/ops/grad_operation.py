@@ -80,8 +80,10 @@ class _GradFunction:
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():
-            cache = _graph_caches.setdefault((id(self.op), id(self.fn), tuple(map(id, self.weights))),
-                                             CompileCache())
+            key = (id(self.op), id(self.fn), tuple(map(id, self.weights)))
+            cache = _graph_caches.get(key)
+            if cache is None:
+                cache = _graph_caches[key] = CompileCache(names_from=self.fn)
             return cache.call(self._compute, args)
         return self._compute(*args)
 
@@ -141,7 +143,7 @@ class _GradFn:
         self.weights = tuple(weights) if weights is not None else None
         self.has_aux = has_aux
         self.with_value = with_value
-        self.cache = CompileCache()
+        self.cache = CompileCache(names_from=fn)
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():

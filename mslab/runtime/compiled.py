@@ -18,8 +18,10 @@ from mslab.runtime import state
 from mslab.runtime.executor import Executor
 from mslab.runtime.pytree import flatten, unflatten
 
-# Bumped by Cell.set_train anywhere: a compiled graph depends on every Cell's training flag.
+# Bumped by Cell.set_train anywhere (a compiled graph depends on every Cell's training flag) and by
+# changes to plain Cell attributes after the first compile (a graph may have baked them in).
 train_flags_version = [0]
+any_compiled = [False]
 
 
 def _arg_names(fn, n):
@@ -85,7 +87,7 @@ def _tensor_leaves(args):
             yield from _tensor_leaves(a)
 
 
-def trace(fn, *args, name=None, optimize_graph=True):
+def trace(fn, *args, name=None, optimize_graph=True, names_from=None):
     """Trace ``fn(*args)`` into a Graph without running it: forward, and backward/optimizer nodes if
     ``fn`` computes gradients or updates weights (a ``GradOperation`` result, a TrainOneStepCell).
 
@@ -95,7 +97,7 @@ def trace(fn, *args, name=None, optimize_graph=True):
         raise GraphModeError("mslab.trace cannot be called while another graph is being traced")
     name = name or getattr(fn, "__name__", None) or type(fn).__name__
     graph = Graph(name)
-    sym = _symbolic_args(graph, args, _arg_names(fn, len(args)))
+    sym = _symbolic_args(graph, args, _arg_names(names_from or fn, len(args)))
     with tracing(graph) as tr:
         out = fn(*sym)
         leaves, tree = flatten(out)
@@ -124,14 +126,16 @@ class Compiled:
 class CompileCache:
     """Compiled graphs of one callable, keyed by input signature."""
 
-    def __init__(self):
+    def __init__(self, names_from=None):
         self.graphs = {}
+        self.names_from = names_from  # the function whose parameter names name the graph inputs
 
     def get(self, fn, args):
         key = signature(args)
         c = self.graphs.get(key)
         if c is None:
-            c = Compiled(trace(fn, *args))
+            c = Compiled(trace(fn, *args, names_from=self.names_from))
+            any_compiled[0] = True  # from now on, Cell attribute changes invalidate compiled graphs
             self.graphs[key] = c
         return c
 

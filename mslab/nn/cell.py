@@ -1,0 +1,208 @@
+"""Cell: the building block of networks, as ``mindspore.nn.Cell``.
+
+Subclass it, assign layers and Parameters in ``__init__``, write the computation in ``construct``.
+Assigning a Parameter, a Cell or a ParameterTuple registers it. With ``auto_prefix=True`` (the
+default) a child's parameters are renamed with the attribute path: ``self.fc = Dense(...)`` gives
+``fc.weight`` and ``fc.bias``. Wrappers (WithLossCell, TrainOneStepCell, optimizers) pass
+``auto_prefix=False`` so the names inside them stay those of the network.
+
+Calling a Cell runs ``construct`` in the current mode: eagerly in PYNATIVE_MODE, compiled into a
+graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``).
+"""
+from collections import OrderedDict
+
+from mslab.common.tensor import Parameter, ParameterTuple
+from mslab.runtime import compiled
+from mslab.runtime.cell_call import call_cell
+
+_REGISTRIES = ("_params", "_cells", "_param_tuples")
+
+
+class Cell:
+    """Base class of every layer and network (``mindspore.nn.Cell``)."""
+
+    _graph_phase = None  # optimizers say "optimizer": nodes they record get that phase
+
+    def __init__(self, auto_prefix=True, flags=None):
+        d = self.__dict__
+        d["_params"] = OrderedDict()
+        d["_cells"] = OrderedDict()
+        d["_param_tuples"] = OrderedDict()
+        d["_auto_prefix"] = auto_prefix
+        d["training"] = False
+        d["requires_grad"] = False
+        d["_flags"] = dict(flags or {})
+
+    # ---- registration -------------------------------------------------------------------------
+    def _registries_ready(self):
+        if "_params" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__}: call super().__init__() in __init__ before assigning "
+                                 f"Parameters or Cells")
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        if isinstance(value, Parameter):
+            self._registries_ready()
+            self._forget(name)
+            if value._auto_named:
+                value._name = name
+                value._auto_named = False
+            d["_params"][name] = value
+        elif isinstance(value, Cell):
+            self._registries_ready()
+            self._forget(name)
+            if d["_auto_prefix"]:
+                value.update_parameters_name(name + ".")
+            d["_cells"][name] = value
+        elif isinstance(value, ParameterTuple):
+            self._registries_ready()
+            self._forget(name)
+            d["_param_tuples"][name] = value
+        else:
+            if "_params" in d:
+                self._forget(name)
+                if compiled.any_compiled[0] and not name.startswith("_"):
+                    # A compiled graph may have baked this attribute in as a constant.
+                    compiled.train_flags_version[0] += 1
+        d[name] = value
+
+    def _forget(self, name):
+        for reg in _REGISTRIES:
+            self.__dict__[reg].pop(name, None)
+
+    def __delattr__(self, name):
+        if "_params" in self.__dict__:
+            self._forget(name)
+        object.__delattr__(self, name)
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Register ``child_cell`` under ``child_name`` (as ``setattr`` would)."""
+        if not isinstance(child_cell, Cell) and child_cell is not None:
+            raise TypeError(f"insert_child_to_cell: {child_name} must be a Cell, got {type(child_cell).__name__}")
+        setattr(self, child_name, child_cell)
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        """Register ``param`` under ``param_name`` (as ``setattr`` would)."""
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"insert_param_to_cell: parameter name {param_name!r} must not contain '.'")
+        if not isinstance(param, Parameter):
+            raise TypeError(f"insert_param_to_cell: {param_name} must be a Parameter, got {type(param).__name__}")
+        setattr(self, param_name, param)
+
+    def update_parameters_name(self, prefix="", recurse=True):
+        """Prefix the names of this Cell's parameters (and its children's): how ``fc.weight`` is made."""
+        for p in self._params.values():
+            p._name = prefix + p.name
+        if recurse:
+            for c in self._cells.values():
+                c.update_parameters_name(prefix, True)
+
+    # ---- walking ------------------------------------------------------------------------------
+    def parameters_and_names(self, name_prefix="", expand=True):
+        """``(name, Parameter)`` pairs: own parameters first, then children in assignment order, depth first.
+
+        Each Parameter appears once even if several Cells hold it.
+        """
+        seen = set()
+        for name, p in self._walk_params(name_prefix, expand):
+            if id(p) not in seen:
+                seen.add(id(p))
+                yield name, p
+
+    def _walk_params(self, prefix, expand):
+        for p in self._params.values():
+            yield p.name, p
+        for tup in self._param_tuples.values():
+            for p in tup:
+                yield p.name, p
+        if expand:
+            for c in self._cells.values():
+                yield from c._walk_params(prefix, True)
+
+    def get_parameters(self, expand=True):
+        """A generator over every Parameter (trainable or not)."""
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse=True):
+        """The list of Parameters with ``requires_grad=True``."""
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse=True):
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """``('', self)`` then every sub-cell with its attribute path (``fc``, ``layers.0``), depth first."""
+        seen = set() if cells is None else cells
+        if id(self) not in seen:
+            seen.add(id(self))
+            yield name_prefix, self
+        for name, c in self._cells.items():
+            if c is None or id(c) in seen:
+                continue
+            path = f"{name_prefix}.{name}" if name_prefix else name
+            yield from c.cells_and_names(seen, path)
+
+    def name_cells(self):
+        """The direct children, as an OrderedDict name -> Cell."""
+        return OrderedDict((k, v) for k, v in self._cells.items() if v is not None)
+
+    def cells(self):
+        return self.name_cells().values()
+
+    # ---- modes and flags ----------------------------------------------------------------------
+    def set_train(self, mode=True):
+        """Set ``training`` on this cell and every sub-cell (Dropout and BatchNorm read it); returns self."""
+        for _, c in self.cells_and_names():
+            c.__dict__["training"] = bool(mode)
+        compiled.train_flags_version[0] += 1
+        return self
+
+    def set_grad(self, requires_grad=True):
+        """Mark the cell for gradient recording (MindSpore builds the backward graph for it); returns self."""
+        self.__dict__["requires_grad"] = requires_grad
+        return self
+
+    def add_flags(self, **flags):
+        self._flags.update(flags)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        for _, c in self.cells_and_names():
+            c.add_flags(**flags)
+        return self
+
+    def to_float(self, dst_type):
+        """Accepted for compatibility (mixed precision casts inputs); mslab keeps the parameters' dtype."""
+        self.add_flags(dst_type=dst_type)
+        return self
+
+    def recompute(self, **kwargs):
+        """Accepted for compatibility: recomputation trades memory for time on devices."""
+        return self
+
+    # ---- running ------------------------------------------------------------------------------
+    def construct(self, *inputs, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
+
+    def __call__(self, *args, **kwargs):
+        return call_cell(self, args, kwargs)
+
+    # ---- printing -----------------------------------------------------------------------------
+    def extend_repr(self):
+        """The text inside ``Dense(...)`` in the Cell's repr; layers override it."""
+        return ""
+
+    def __repr__(self):
+        head = f"{type(self).__name__}({self.extend_repr()}"
+        children = [(k, v) for k, v in self._cells.items() if v is not None]
+        if not children:
+            return head + ")"
+        lines = [head]
+        for name, c in children:
+            inner = repr(c).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {inner}")
+        return "\n".join(lines) + "\n)"
