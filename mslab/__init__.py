@@ -20,6 +20,7 @@ from mslab.common.dtype import (
                                 uint32,
                                 uint64,
 )
+from mslab.common.seed import get_seed, set_seed
 from mslab.common.tensor import Parameter, ParameterTuple, Tensor
 from mslab.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from mslab.ops.grad_operation import grad, value_and_grad
