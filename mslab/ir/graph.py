@@ -95,6 +95,7 @@ class Graph:
         self.output_tree = None  # how to rebuild construct's return structure from the outputs
         self._param_values = {}
         self._const_values = {}
+        self._const_keepalive = []
 
     # ---- building ---------------------------------------------------------------------------
     def add_input(self, name, shape, dtype, handle=None):
@@ -113,11 +114,14 @@ class Graph:
 
     def const_value(self, tensor):
         """The value standing for a constant Tensor captured by the graph."""
-        v = self._const_values.get(id(tensor))
+        arr = tensor._data
+        # Small constants (lifted Python numbers) are shared by value, so repeated code merges under CSE.
+        key = (arr.dtype.str, arr.shape, arr.tobytes()) if arr.size <= 16 else id(tensor)
+        v = self._const_values.get(key)
         if v is None:
-            arr = tensor._data
             v = Value("const", f"const{len(self.consts)}", arr.shape, arr.dtype, handle=tensor, array=arr)
-            self._const_values[id(tensor)] = v
+            self._const_values[key] = v
+            self._const_keepalive.append(tensor)  # ids of large constants must stay unique while tracing
             self.consts.append(v)
         return v
 

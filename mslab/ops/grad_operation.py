@@ -77,6 +77,7 @@ class _GradFunction:
         if op.get_by_list and weights is None:
             raise TypeError("GradOperation(get_by_list=True) needs the weights: grad_op(net, weights)")
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
+        self._names_from = fn
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():
@@ -144,6 +145,8 @@ class _GradFn:
         self.has_aux = has_aux
         self.with_value = with_value
         self.cache = CompileCache(names_from=fn)
+        self._names_from = fn
+        self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():

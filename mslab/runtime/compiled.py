@@ -25,6 +25,7 @@ any_compiled = [False]
 
 
 def _arg_names(fn, n):
+    fn = getattr(fn, "_names_from", None) or fn  # a gradient function names its inputs after the function
     target = getattr(fn, "construct", fn)
     try:
         params = list(inspect.signature(target).parameters.values())
