@@ -8,21 +8,14 @@ from mslab.runtime import state
 _MSLAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Engine internals are never "where a node came from"; layer code in mslab/nn is (its construct line).
 _INTERNAL = tuple(os.path.join(_MSLAB, d) + os.sep for d in ("ops", "ir", "runtime", "common"))
-_name_cache = {}
 
 
 def child_name(parent, child):
     """The attribute path under which ``parent`` holds ``child`` (class name if it is held elsewhere)."""
-    key = (id(parent), id(child))
-    name = _name_cache.get(key)
-    if name is None:
-        name = type(child).__name__
-        for attr, c in getattr(parent, "_cells", {}).items():
-            if c is child:
-                name = attr
-                break
-        _name_cache[key] = name
-    return name
+    for attr, c in getattr(parent, "_cells", {}).items():
+        if c is child:
+            return attr
+    return type(child).__name__
 
 
 def scope_path(cells=None):

@@ -81,11 +81,13 @@ class _GradFunction:
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():
-            key = (id(self.op), id(self.fn), tuple(map(id, self.weights)))
-            cache = _graph_caches.get(key)
-            if cache is None:
-                cache = _graph_caches[key] = CompileCache(names_from=self.fn)
-            return cache.call(self._compute, args)
+            # The compiled graphs live on the GradOperation, per (function, weights): TrainOneStepCell-style
+            # code calls ``self.grad(self.network, self.weights)`` anew each step and must hit the cache.
+            key = (id(self.fn), tuple(map(id, self.weights)))
+            entry = self.op._caches.get(key)
+            if entry is None or entry[0] is not self.fn:
+                entry = self.op._caches[key] = (self.fn, self.weights, CompileCache(names_from=self.fn))
+            return entry[2].call(self._compute, args)
         return self._compute(*args)
 
     def _compute(self, *args):
@@ -110,8 +112,6 @@ class _GradFunction:
         return gin[0]
 
 
-_graph_caches = {}
-
 
 class GradOperation:
     """Build gradient functions: ``GradOperation(get_all=False, get_by_list=False, sens_param=False)``.
@@ -125,6 +125,7 @@ class GradOperation:
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
+        self._caches = {}
 
     def __call__(self, fn, weights=None):
         return _GradFunction(self, fn, weights)

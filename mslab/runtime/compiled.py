@@ -170,11 +170,13 @@ class jit:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        bound = self.__dict__.setdefault("_bound", {})
-        j = bound.get(id(obj))
+        # One compiled function per instance, kept on the instance (so its graphs die with it).
+        key = "_jit_" + getattr(self.fn, "__name__", "fn")
+        j = obj.__dict__.get(key) if hasattr(obj, "__dict__") else None
         if j is None:
             j = jit(self.fn.__get__(obj, objtype))
-            bound[id(obj)] = j
+            if hasattr(obj, "__dict__"):
+                obj.__dict__[key] = j
         return j
 
 
