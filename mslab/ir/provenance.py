@@ -42,4 +42,11 @@ def source_line():
         return ""
     fn = f.f_code.co_filename
     code = linecache.getline(fn, f.f_lineno).strip()
-    return f"{os.path.basename(fn)}:{f.f_lineno}  {code}"
+    return f"{_short_file(fn)}:{f.f_lineno}  {code}"
+
+
+def _short_file(path):
+    """``model.py`` for files; ``cell`` for notebook cells, whose temporary file names change every run."""
+    if "ipykernel_" in path or path.startswith("<ipython-input") or path.startswith("<"):
+        return "cell"
+    return os.path.basename(path)
