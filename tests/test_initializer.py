@@ -116,9 +116,11 @@ def test_set_seed_reproducibility():
 def test_tensor_and_array_init():
     data = np.arange(6, dtype=np.float64).reshape(2, 3)
     t = initializer(Tensor(data), (2, 3))
-    assert t.dtype == mstype.float32
+    assert t.dtype == mstype.float64  # a Tensor keeps its dtype, as in MindSpore
+    assert initializer(Tensor(data, mstype.float32), (2, 3)).dtype == mstype.float32
     np.testing.assert_array_equal(t.asnumpy(), data)
-    t = initializer(data, [2, 3], mstype.float64)
+    t = initializer(data, [2, 3])
+    assert t.dtype == mstype.float32
     data[0, 0] = 99  # copied
     assert t.asnumpy()[0, 0] == 0
     with pytest.raises(ValueError, match=r"shape \(2, 3\).*\(3, 2\)"):

@@ -241,7 +241,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
 
     ``init`` is an :class:`Initializer`, a name (``"ones"``, ``"zeros"``, ``"normal"``,
     ``"truncatednormal"``, ``"uniform"``, ``"xavier_uniform"``, ``"he_uniform"``, ``"he_normal"``),
-    a number (every element that value), or a Tensor / numpy array (copied; its shape must match).
+    a number (every element that value), or a Tensor / numpy array (copied; its shape must match; a
+    Tensor keeps its own dtype, as in MindSpore).
     """
     np_dtype = mstype.to_numpy(dtype)
     if isinstance(init, (Tensor, np.ndarray)):
@@ -249,7 +250,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
         if shape is not None and tuple(data.shape) != _shape_tuple(shape):
             raise ValueError(f"initializer: the given data has shape {tuple(data.shape)}, but the parameter needs "
                              f"shape {_shape_tuple(shape)}")
-        return Tensor._wrap(np.array(data, dtype=np_dtype, copy=True))
+        # As MindSpore, a Tensor is used as it is (its own dtype); a numpy array takes ``dtype``.
+        return Tensor._wrap(np.array(data, dtype=data.dtype if isinstance(init, Tensor) else np_dtype, copy=True))
     if shape is None:
         raise ValueError("initializer: shape is required unless init is a Tensor or an array")
     shape = _shape_tuple(shape)

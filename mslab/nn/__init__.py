@@ -1,3 +1,22 @@
 """Neural-network building blocks, as ``mindspore.nn``: Cell, layers, losses, optimizers, wrappers."""
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
+from mslab.nn.layer import (
+                             AvgPool2d,
+                             BatchNorm1d,
+                             BatchNorm2d,
+                             Conv2d,
+                             Dense,
+                             Dropout,
+                             Flatten,
+                             LeakyReLU,
+                             LogSoftmax,
+                             MaxPool2d,
+                             ReLU,
+                             ReLU6,
+                             Sigmoid,
+                             Softmax,
+                             Tanh,
+                             get_activation,
+)
+from mslab.nn.loss import BCEWithLogitsLoss, L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits

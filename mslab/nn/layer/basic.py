@@ -1,0 +1,154 @@
+"""Basic layers, as ``mindspore.nn``: Dense (fully connected), Flatten, Dropout."""
+import math
+
+from mslab.common import dtype as mstype
+from mslab.common.initializer import HeUniform, Initializer, Uniform, initializer
+from mslab.common.tensor import Parameter, Tensor
+from mslab.nn.cell import Cell
+from mslab.nn.layer.activation import get_activation
+from mslab.ops import functional as F
+from mslab.ops import nn_functional as NF
+
+__all__ = ["Dense", "Flatten", "Dropout"]
+
+
+def _check_int(value, name, cls_name, minimum=1):
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"For '{cls_name}', '{name}' must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+def _init_repr(init):
+    if isinstance(init, Tensor):
+        return f"Tensor(shape={list(init.shape)})"
+    if isinstance(init, Initializer):
+        return type(init).__name__
+    return repr(init) if isinstance(init, str) else str(init)
+
+
+def _make_activation(activation, cls_name):
+    if activation is None or isinstance(activation, Cell):
+        return activation
+    if isinstance(activation, str):
+        return get_activation(activation)
+    if callable(activation):  # a primitive such as ops.ReLU()
+        return activation
+    raise TypeError(f"For '{cls_name}', activation must be None, a str, a Cell or a primitive, "
+                    f"got {type(activation).__name__}")
+
+
+class Dense(Cell):
+    """Fully connected layer: ``y = activation(x @ weight.T + bias)`` (``mindspore.nn.Dense``).
+
+    ``weight`` has shape ``[out_channels, in_channels]``, ``bias`` ``[out_channels]``. Inputs of rank
+    above 2 are flattened to ``(-1, in_channels)`` and the result reshaped back. ``weight_init`` and
+    ``bias_init`` may be Initializers, names, numbers or Tensors; by default (None) they follow
+    MindSpore 2.x: ``HeUniform(math.sqrt(5))`` and ``Uniform(1 / sqrt(in_channels))``.
+
+        >>> net = Dense(3, 4, activation="relu")
+        >>> net(Tensor(np.ones((2, 3), np.float32))).shape
+        (2, 4)
+    """
+
+    def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
+                 activation=None, dtype=mstype.float32):
+        super().__init__()
+        name = type(self).__name__
+        self.in_channels = _check_int(in_channels, "in_channels", name)
+        self.out_channels = _check_int(out_channels, "out_channels", name)
+        self.has_bias = bool(has_bias)
+        shape = (out_channels, in_channels)
+        if isinstance(weight_init, Tensor) and tuple(weight_init.shape) != shape:
+            raise ValueError(f"For '{name}', weight_init shape {tuple(weight_init.shape)} must be "
+                             f"(out_channels, in_channels) = {shape}")
+        if weight_init is None:
+            weight_init = HeUniform(math.sqrt(5))
+        self.weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
+        self.bias = None
+        if self.has_bias:
+            if isinstance(bias_init, Tensor) and tuple(bias_init.shape) != (out_channels,):
+                raise ValueError(f"For '{name}', bias_init shape {tuple(bias_init.shape)} must be "
+                                 f"(out_channels,) = ({out_channels},)")
+            if bias_init is None:
+                bias_init = Uniform(1 / math.sqrt(in_channels))
+            self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
+        self.activation = _make_activation(activation, name)
+        self.activation_flag = self.activation is not None
+
+    def construct(self, x):
+        x_shape = tuple(x.shape)
+        if len(x_shape) < 1 or x_shape[-1] != self.in_channels:
+            raise ValueError(f"Dense: the input's last axis must have in_channels={self.in_channels} features, "
+                             f"got input shape {x_shape}")
+        if len(x_shape) != 2:
+            x = F.reshape(x, (-1, x_shape[-1]))
+        x = F.matmul(x, self.weight, transpose_b=True)
+        if self.has_bias:
+            x = NF.bias_add(x, self.bias)
+        if self.activation_flag:
+            x = self.activation(x)
+        if len(x_shape) != 2:
+            x = F.reshape(x, x_shape[:-1] + (self.out_channels,))
+        return x
+
+    def extend_repr(self):
+        s = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
+        if self.has_bias:
+            s += f", has_bias={self.has_bias}"
+        if self.activation_flag:
+            s += f", activation={self.activation}"
+        return s
+
+
+class Flatten(Cell):
+    """Merge axes ``start_dim..end_dim`` into one; by default ``(N, ...) -> (N, prod(...))``."""
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def construct(self, x):
+        nd = len(x.shape)
+        if nd == 0:
+            return F.reshape(x, (1,))
+        s, e = self.start_dim % nd, self.end_dim % nd
+        if s > e:
+            raise ValueError(f"Flatten: start_dim {self.start_dim} comes after end_dim {self.end_dim} "
+                             f"for an input of rank {nd}")
+        if s == e:
+            return x
+        shape = tuple(x.shape)
+        return F.reshape(x, shape[:s] + (-1,) + shape[e + 1:])
+
+
+class Dropout(Cell):
+    """Randomly zero elements while training, scaling the rest by ``1 / keep_prob``; identity in eval.
+
+    ``Dropout(keep_prob=0.8)`` (1.x) or ``Dropout(p=0.2)`` (2.x; p is the drop probability). The mask
+    comes from numpy's global generator (``mslab.set_seed`` seeds it). ``net.set_train(False)``
+    (the default state) makes it the identity.
+    """
+
+    def __init__(self, keep_prob=None, p=None, dtype=mstype.float32):
+        super().__init__()
+        if keep_prob is not None and p is not None:
+            raise ValueError("For 'Dropout', give keep_prob or p, not both")
+        if p is not None:
+            if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p < 1.0:
+                raise ValueError(f"For 'Dropout', p must be a float in [0, 1), got {p!r}")
+            keep_prob = 1.0 - float(p)
+        elif keep_prob is None:
+            keep_prob = 0.5
+        elif isinstance(keep_prob, bool) or not isinstance(keep_prob, (int, float)) or not 0.0 < keep_prob <= 1.0:
+            raise ValueError(f"For 'Dropout', keep_prob must be a float in (0, 1], got {keep_prob!r}")
+        self.keep_prob = float(keep_prob)
+        self.p = p
+
+    def construct(self, x):
+        if not self.training or self.keep_prob == 1.0:
+            return x
+        return NF.dropout(x, keep_prob=self.keep_prob)
+
+    def extend_repr(self):
+        return f"p={self.p}" if self.p is not None else f"keep_prob={self.keep_prob}"

@@ -1,0 +1,93 @@
+"""Convolution layers, as ``mindspore.nn``: Conv2d."""
+import math
+
+from mslab.common import dtype as mstype
+from mslab.common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
+from mslab.common.tensor import Parameter, Tensor
+from mslab.nn.cell import Cell
+from mslab.nn.layer.basic import _check_int, _init_repr
+from mslab.ops import nn_functional as NF
+
+__all__ = ["Conv2d"]
+
+
+def _pair(value, name, cls_name, minimum=1):
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value, value)
+    if (not isinstance(value, (tuple, list)) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < minimum for v in value)):
+        raise ValueError(f"For '{cls_name}', '{name}' must be an int or a pair of ints >= {minimum}, got {value!r}")
+    return tuple(value)
+
+
+def _padding(padding, pad_mode, cls_name):
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        ok = padding >= 0
+    elif isinstance(padding, (tuple, list)) and len(padding) in (2, 4):
+        padding = tuple(padding)
+        ok = all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in padding)
+    else:
+        ok = False
+    if not ok:
+        raise ValueError(f"For '{cls_name}', padding must be an int >= 0 or a tuple of 2 or 4 of them, got {padding!r}")
+    if pad_mode != "pad" and padding not in (0, (0, 0), (0, 0, 0, 0)):
+        raise ValueError(f"For '{cls_name}', padding={padding!r} needs pad_mode='pad' (got pad_mode={pad_mode!r})")
+    return padding
+
+
+class Conv2d(Cell):
+    """2-D convolution over an (N, C, H, W) input (``mindspore.nn.Conv2d``).
+
+    ``weight`` has shape ``(out_channels, in_channels // group, kh, kw)``. ``pad_mode`` is "same"
+    (output H = ceil(H / stride), the default), "valid" (no padding) or "pad" (``padding`` zeros:
+    an int, (h, w) or (top, bottom, left, right)). Without bias by default. Initialisers default
+    (None) to MindSpore 2.x's ``HeUniform(math.sqrt(5))`` and ``Uniform(1 / sqrt(fan_in))``.
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0,
+                 dilation=1, group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCHW",
+                 dtype=mstype.float32):
+        super().__init__()
+        name = type(self).__name__
+        self.in_channels = _check_int(in_channels, "in_channels", name)
+        self.out_channels = _check_int(out_channels, "out_channels", name)
+        self.kernel_size = _pair(kernel_size, "kernel_size", name)
+        self.stride = _pair(stride, "stride", name)
+        self.dilation = _pair(dilation, "dilation", name)
+        if not isinstance(pad_mode, str) or pad_mode.lower() not in ("same", "valid", "pad"):
+            raise ValueError(f"For '{name}', pad_mode must be 'same', 'valid' or 'pad', got {pad_mode!r}")
+        self.pad_mode = pad_mode.lower()
+        self.padding = _padding(padding, self.pad_mode, name)
+        self.group = _check_int(group, "group", name)
+        if in_channels % group or out_channels % group:
+            raise ValueError(f"For '{name}', in_channels ({in_channels}) and out_channels ({out_channels}) must be "
+                             f"divisible by group ({group})")
+        if data_format != "NCHW":
+            raise ValueError(f"For '{name}', mslab supports data_format='NCHW' only, got {data_format!r}")
+        self.data_format = data_format
+        self.has_bias = bool(has_bias)
+        self.weight_init, self.bias_init = weight_init, bias_init
+        shape = (out_channels, in_channels // group) + self.kernel_size
+        if isinstance(weight_init, Tensor) and tuple(weight_init.shape) != shape:
+            raise ValueError(f"For '{name}', weight_init shape {tuple(weight_init.shape)} must be {shape}")
+        self.weight = Parameter(initializer(HeUniform(math.sqrt(5)) if weight_init is None else weight_init,
+                                            shape, dtype), name="weight")
+        self.bias = None
+        if self.has_bias:
+            if bias_init is None:
+                bias_init = Uniform(1 / math.sqrt(_calculate_fan_in_and_fan_out(shape)[0]))
+            self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
+
+    def construct(self, x):
+        out = NF.conv2d(x, self.weight, stride=self.stride, pad_mode=self.pad_mode, padding=self.padding,
+                        dilation=self.dilation, groups=self.group)
+        if self.has_bias:
+            out = NF.bias_add(out, self.bias)
+        return out
+
+    def extend_repr(self):
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}, "
+                f"padding={self.padding}, dilation={self.dilation}, group={self.group}, has_bias={self.has_bias}, "
+                f"weight_init={_init_repr(self.weight_init)}, bias_init={_init_repr(self.bias_init)}, "
+                f"format={self.data_format}")

@@ -1,0 +1,89 @@
+"""Batch normalisation layers, as ``mindspore.nn``: BatchNorm1d and BatchNorm2d.
+
+In training (``net.set_train()``) each channel is normalised with the batch's mean and (biased)
+variance, and the moving statistics are updated in place:
+
+    moving = momentum * moving + (1 - momentum) * batch_statistic
+
+with ``ops.assign`` (a side effect kept in GRAPH mode too). In eval the moving statistics are used.
+Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
+"""
+from mslab.common.initializer import initializer
+from mslab.common.tensor import Parameter
+from mslab.nn.cell import Cell
+from mslab.ops import functional as F
+
+__all__ = ["BatchNorm1d", "BatchNorm2d"]
+
+
+class _BatchNorm(Cell):
+    _ranks = ()
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, data_format="NCHW",
+                 dtype=None):
+        super().__init__()
+        name = type(self).__name__
+        if isinstance(num_features, bool) or not isinstance(num_features, int) or num_features < 1:
+            raise ValueError(f"For '{name}', num_features must be an int >= 1, got {num_features!r}")
+        if not 0.0 <= momentum <= 1.0:
+            raise ValueError(f"For '{name}', momentum must be in [0, 1], got {momentum!r}")
+        if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
+            raise ValueError(f"For '{name}', use_batch_statistics must be a bool or None, got {use_batch_statistics!r}")
+        if data_format != "NCHW":
+            raise ValueError(f"For '{name}', mslab supports data_format='NCHW' only, got {data_format!r}")
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.use_batch_statistics = use_batch_statistics
+        kw = {} if dtype is None else {"dtype": dtype}
+        self.gamma = Parameter(initializer(gamma_init, num_features, **kw), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_features, **kw), name="beta", requires_grad=affine)
+        self.moving_mean = Parameter(initializer(moving_mean_init, num_features, **kw), name="moving_mean",
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer(moving_var_init, num_features, **kw), name="moving_variance",
+                                         requires_grad=False)
+
+    def construct(self, x):
+        shape = tuple(x.shape)
+        if len(shape) not in self._ranks or shape[1] != self.num_features:
+            raise ValueError(f"{type(self).__name__}: input must have rank {' or '.join(map(str, self._ranks))} "
+                             f"with {self.num_features} channels in axis 1, got shape {shape}")
+        axes = (0,) + tuple(range(2, len(shape)))
+        stat_shape = (1, self.num_features) + (1,) * (len(shape) - 2)
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        if use_batch:
+            mean = F.reduce_mean(x, axes, True)
+            centered = F.sub(x, mean)
+            var = F.reduce_mean(F.square(centered), axes, True)
+            y = F.div(centered, F.sqrt(F.add(var, self.eps)))
+        else:
+            mean = F.reshape(self.moving_mean, stat_shape)
+            var = F.reshape(self.moving_variance, stat_shape)
+            y = F.div(F.sub(x, mean), F.sqrt(F.add(var, self.eps)))
+        y = F.add(F.mul(y, F.reshape(self.gamma, stat_shape)), F.reshape(self.beta, stat_shape))
+        if use_batch:
+            m = self.momentum
+            batch_mean = F.stop_gradient(F.reshape(mean, (self.num_features,)))
+            batch_var = F.stop_gradient(F.reshape(var, (self.num_features,)))
+            new_mean = F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1.0 - m))
+            new_var = F.add(F.mul(self.moving_variance, m), F.mul(batch_var, 1.0 - m))
+            y = F.depend(y, (F.assign(self.moving_mean, new_mean), F.assign(self.moving_variance, new_var)))
+        return y
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
+                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) inputs over every axis but the channel axis 1."""
+
+    _ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) inputs over N, H and W for each channel."""
+
+    _ranks = (4,)

@@ -1,0 +1,50 @@
+"""Pooling layers, as ``mindspore.nn``: MaxPool2d and AvgPool2d over (N, C, H, W) inputs."""
+from mslab.nn.cell import Cell
+from mslab.nn.layer.conv import _pair
+from mslab.ops import nn_functional as NF
+
+__all__ = ["MaxPool2d", "AvgPool2d"]
+
+
+class _Pool2d(Cell):
+    _fn = None
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, data_format="NCHW"):
+        super().__init__()
+        name = type(self).__name__
+        self.kernel_size = _pair(kernel_size, "kernel_size", name)
+        self.stride = _pair(stride, "stride", name)
+        if not isinstance(pad_mode, str) or pad_mode.upper() not in ("VALID", "SAME", "PAD"):
+            raise ValueError(f"For '{name}', pad_mode must be 'valid', 'same' or 'pad', got {pad_mode!r}")
+        self.pad_mode = pad_mode.upper()
+        if data_format != "NCHW":
+            raise ValueError(f"For '{name}', mslab supports data_format='NCHW' only, got {data_format!r}")
+        if isinstance(padding, list):
+            padding = tuple(padding)
+        if padding not in (0, (0, 0), (0, 0, 0, 0)) and self.pad_mode == "SAME":
+            raise ValueError(f"For '{name}', give padding={padding!r} with pad_mode 'pad' or 'valid', not 'same'")
+        self.padding = padding
+
+    def construct(self, x):
+        if len(x.shape) != 4:
+            raise ValueError(f"{type(self).__name__}: input must be (N, C, H, W), got shape {tuple(x.shape)}")
+        pad_mode = "valid" if self.pad_mode == "PAD" else self.pad_mode.lower()
+        return type(self)._fn(x, self.kernel_size, self.stride, padding=self.padding, pad_mode=pad_mode)
+
+    def extend_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+
+class MaxPool2d(_Pool2d):
+    """Maximum over each ``kernel_size`` window, moving by ``stride`` (``mindspore.nn.MaxPool2d``).
+
+    Note MindSpore's default stride is 1, not kernel_size: LeNet writes ``MaxPool2d(kernel_size=2, stride=2)``.
+    """
+
+    _fn = staticmethod(NF.max_pool2d)
+
+
+class AvgPool2d(_Pool2d):
+    """Mean over each ``kernel_size`` window, moving by ``stride`` (``mindspore.nn.AvgPool2d``)."""
+
+    _fn = staticmethod(NF.avg_pool2d)

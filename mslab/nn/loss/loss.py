@@ -1,0 +1,119 @@
+"""Loss functions, as ``mindspore.nn``: MSELoss, L1Loss, SoftmaxCrossEntropyWithLogits, BCEWithLogitsLoss.
+
+Each takes ``reduction``: 'none' (the elementwise / per-sample loss), 'mean' or 'sum' over every
+axis. ``LossBase.get_loss(x, weights=1.0)`` applies the weights and the reduction; custom losses
+subclass LossBase and end their construct with ``return self.get_loss(x)``.
+"""
+from mslab.nn.cell import Cell
+from mslab.ops import functional as F
+from mslab.ops import nn_functional as NF
+
+__all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss"]
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+class LossBase(Cell):
+    """Base class of losses: holds ``reduction`` and reduces with :meth:`get_loss`."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"For '{type(self).__name__}', the 'reduction' must be in {list(_REDUCTIONS)}, "
+                             f"but got {reduction!r}.")
+        self.reduction = reduction
+        self.average = reduction == "mean"
+        self.reduce = reduction != "none"
+
+    def get_axis(self, x):
+        """Every axis of x, as a tuple."""
+        return tuple(range(len(x.shape)))
+
+    def get_loss(self, x, weights=1.0):
+        """``x * weights`` reduced by ``self.reduction`` ('mean' / 'sum' over every axis, or 'none')."""
+        if not (isinstance(weights, (int, float)) and weights == 1.0):
+            x = F.mul(weights, x)
+        if self.reduction == "mean":
+            return F.reduce_mean(x, self.get_axis(x))
+        if self.reduction == "sum":
+            return F.reduce_sum(x, self.get_axis(x))
+        return x
+
+    def construct(self, logits, labels):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(logits, labels)")
+
+
+def _check_same_shape(cls_name, logits, labels):
+    if tuple(logits.shape) != tuple(labels.shape):
+        raise ValueError(f"For '{cls_name}', logits shape {tuple(logits.shape)} and labels shape "
+                         f"{tuple(labels.shape)} must be the same")
+
+
+class MSELoss(LossBase):
+    """(logits - labels)^2, elementwise, then reduced (default 'mean')."""
+
+    def construct(self, logits, labels):
+        return self.get_loss(F.square(F.sub(logits, labels)))
+
+
+class L1Loss(LossBase):
+    """|logits - labels|, elementwise, then reduced (default 'mean')."""
+
+    def construct(self, logits, labels):
+        return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class SoftmaxCrossEntropyWithLogits(LossBase):
+    """Cross entropy of softmax(logits) against labels, per sample: ``-sum(labels * log_softmax(logits), -1)``.
+
+    logits (N, C); labels (N, C) probabilities, or with ``sparse=True`` integer class ids (N,).
+    ``reduction='none'`` (the default) gives the per-sample loss of shape (N,). The gradient with
+    respect to logits is ``softmax(logits) - labels``.
+    """
+
+    def __init__(self, sparse=False, reduction="none"):
+        super().__init__(reduction)
+        self.sparse = bool(sparse)
+
+    def construct(self, logits, labels):
+        if len(logits.shape) != 2:
+            raise ValueError(f"SoftmaxCrossEntropyWithLogits: logits must be (N, C), got shape {tuple(logits.shape)}")
+        if self.sparse:
+            if len(labels.shape) != 1 or labels.shape[0] != logits.shape[0]:
+                raise ValueError(f"SoftmaxCrossEntropyWithLogits(sparse=True): labels must be class ids of shape "
+                                 f"({logits.shape[0]},), got shape {tuple(labels.shape)}")
+            x = NF.sparse_softmax_cross_entropy(logits, labels)
+        else:
+            _check_same_shape(type(self).__name__, logits, labels)
+            x = NF.softmax_cross_entropy(logits, labels)
+        return self.get_loss(x)
+
+    def extend_repr(self):
+        return f"sparse={self.sparse}, reduction={self.reduction}"
+
+
+class BCEWithLogitsLoss(LossBase):
+    """Binary cross entropy of sigmoid(logits) against labels in [0, 1], computed stably.
+
+    ``loss = (1 - y) * x + (1 + (pos_weight - 1) * y) * (log(1 + exp(-|x|)) + max(-x, 0))``, which for
+    pos_weight=None is ``max(x, 0) - x * y + log(1 + exp(-|x|))``; multiplied by ``weight`` if given,
+    then reduced (default 'mean').
+    """
+
+    def __init__(self, reduction="mean", weight=None, pos_weight=None):
+        super().__init__(reduction)
+        self.weight = weight
+        self.pos_weight = pos_weight
+
+    def construct(self, logits, labels):
+        _check_same_shape(type(self).__name__, logits, labels)
+        x, y = logits, labels
+        softplus_neg_abs = F.log(F.add(F.exp(F.neg(F.abs(x))), 1.0))  # log(1 + exp(-|x|)), never overflows
+        if self.pos_weight is None:
+            loss = F.add(F.sub(F.relu(x), F.mul(x, y)), softplus_neg_abs)
+        else:
+            log_weight = F.add(F.mul(F.sub(self.pos_weight, 1.0), y), 1.0)
+            loss = F.add(F.mul(F.sub(1.0, y), x), F.mul(log_weight, F.add(softplus_neg_abs, F.relu(F.neg(x)))))
+        if self.weight is not None:
+            loss = F.mul(loss, self.weight)
+        return self.get_loss(loss)
