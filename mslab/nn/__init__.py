@@ -20,3 +20,5 @@ from mslab.nn.layer import (
                              get_activation,
 )
 from mslab.nn.loss import BCEWithLogitsLoss, L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from mslab.nn.optim import *
+from mslab.nn.wrap import *

@@ -1,0 +1,251 @@
+"""Optimizer: the Cell that turns gradients into weight updates (``mindspore.nn.Optimizer``).
+
+An optimizer is called with the gradients, one per parameter, and writes new values into the
+parameters with ``ops.assign``. Because the update is written with mslab ops:
+
+* in PYNATIVE mode it runs at once, op by op;
+* in GRAPH mode (inside ``TrainOneStepCell``) the update becomes part of the compiled graph, after the
+  forward and backward nodes; every node it records has phase ``"optimizer"`` (``_graph_phase``).
+
+Before the update, every optimizer prepares the gradients the same way (as MindSpore does)::
+
+    g = g + weight_decay * w        # skipped for names containing "beta" or "gamma" (LayerNorm, BatchNorm)
+    g = g * (1 / loss_scale)        # undo a static loss scale
+
+The learning rate may be a float, a list (``lr = list[global_step]``), a Tensor (0-d: fixed, 1-d: a
+list) or a ``LearningRateSchedule`` Cell called with the step. ``global_step`` is a Parameter that
+the optimizer increases with ``assign`` each call when the rate changes with the step.
+"""
+import contextlib
+
+import numpy as np
+
+from mslab.common import dtype as mstype
+from mslab.common.tensor import Parameter, ParameterTuple, Tensor
+from mslab.nn.cell import Cell
+from mslab.ops import functional as F
+
+
+def _default_decay_filter(p):
+    return "beta" not in p.name and "gamma" not in p.name
+
+
+def _check_number(name, value, low=0.0, strict=False, owner="Optimizer"):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{owner}: {name} must be a float, got {type(value).__name__}")
+    if value < low or (strict and value == low):
+        raise ValueError(f"{owner}: {name} must be {'>' if strict else '>='} {low}, got {value}")
+    return float(value)
+
+
+def state_param(value, name):
+    """A float32 Parameter holding optimizer state such as ``beta1_power`` (never trained itself)."""
+    return Parameter(Tensor(np.asarray(value, np.float32)), name=name, requires_grad=False)
+
+
+def clone_state(params, prefix, init="zeros"):
+    """``params.clone(prefix, init)`` with the clones marked not trainable (they are state, not weights)."""
+    if isinstance(init, (int, float)) and not isinstance(init, bool):
+        out = params.clone(prefix=prefix, init="zeros")
+        for c in out:
+            c.set_data(np.full(c.shape, init, c._data.dtype))
+    else:
+        out = params.clone(prefix=prefix, init=init)
+    for c in out:
+        c.requires_grad = False
+    return out
+
+
+class _LearningRate:
+    """One learning rate: fixed, a per-step list, or a schedule Cell (what ``get_lr`` reads)."""
+
+    def __init__(self, owner, lr, name):
+        self.dynamic = False
+        if isinstance(lr, Cell):  # a LearningRateSchedule
+            self.kind, self.value, self.dynamic = "schedule", lr, True
+            return
+        if isinstance(lr, Tensor):
+            arr = np.asarray(lr.asnumpy(), np.float32)
+            if arr.ndim > 1:
+                raise ValueError(f"{type(owner).__name__}: a Tensor learning rate must be 0-d or 1-d, got {arr.shape}")
+            lr = arr.item() if arr.ndim == 0 else list(arr)
+        if isinstance(lr, (list, tuple)):
+            if not lr:
+                raise ValueError(f"{type(owner).__name__}: the learning-rate list is empty")
+            for v in lr:
+                _check_number("learning_rate", float(v), owner=type(owner).__name__)
+            self.kind, self.dynamic = "list", True
+            self.value = Parameter(Tensor(np.asarray(lr, np.float32)), name=name, requires_grad=False)
+            self.positions = Tensor(np.arange(len(lr), dtype=np.int32))
+            return
+        _check_number("learning_rate", lr, owner=type(owner).__name__)
+        self.kind = "fixed"
+        self.value = state_param(lr, name)
+
+    def current(self, global_step):
+        """The rate for this step, a 0-d float32 tensor."""
+        if self.kind == "fixed":
+            return self.value
+        if self.kind == "schedule":
+            return F.reshape(self.value(global_step), ())
+        # lr = list[min(step, len-1)]: a one-hot mask picks the entry (exact: one term is non-zero).
+        n = self.value.shape[0]
+        step = F.minimum(F.reshape(global_step, ()), n - 1)
+        mask = F.cast(F.equal(self.positions, step), mstype.float32)
+        return F.reduce_sum(F.mul(self.value, mask), ())
+
+
+class Optimizer(Cell):
+    """Base class of optimizers: ``Optimizer(learning_rate, parameters, weight_decay=0.0, loss_scale=1.0)``.
+
+    ``parameters`` is an iterable of Parameters (``net.trainable_params()``) or a list of group
+    dicts ``{'params': [...], 'weight_decay': 0.01, 'lr': 0.1}``. Subclasses write ``construct(grads)``
+    with ``decay_weight``, ``scale_grad``, ``get_lr`` and ``ops.assign(w, self._keep(w, new))``, and
+    return the tuple of assign results (TrainOneStepCell passes it to ``ops.depend``).
+    """
+
+    _graph_phase = "optimizer"
+
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(auto_prefix=False)
+        owner = type(self).__name__
+        if parameters is None:
+            raise ValueError(f"{owner}: give the parameters to optimize, e.g. net.trainable_params()")
+        items = list(parameters)
+        if not items:
+            raise ValueError(f"{owner}: the parameter list is empty (did the filter drop everything?)")
+        weight_decay = _check_number("weight_decay", weight_decay, owner=owner)
+        self.loss_scale = _check_number("loss_scale", loss_scale, strict=True, owner=owner)
+        params, decays, lrs = [], [], []
+        self.is_group = isinstance(items[0], dict)
+        self.is_group_lr = False
+        if self.is_group:
+            order = None
+            for gi, group in enumerate(items):
+                if not isinstance(group, dict):
+                    raise TypeError(f"{owner}: mix of group dicts and Parameters in the parameter list")
+                if "order_params" in group:
+                    order = list(group["order_params"])
+                    continue
+                gp = list(group["params"])
+                wd = _check_number("weight_decay", group.get("weight_decay", weight_decay), owner=owner)
+                if "lr" in group:
+                    self.is_group_lr = True
+                    lr = _LearningRate(self, group["lr"], f"learning_rate_group_{gi}")
+                else:
+                    lr = None
+                for p in gp:
+                    params.append(p)
+                    decays.append(wd if _default_decay_filter(p) else 0.0)
+                    lrs.append(lr)
+            if order is not None:
+                where = {id(p): i for i, p in enumerate(params)}
+                idx = [where[id(p)] for p in order if id(p) in where]
+                params, decays, lrs = [params[i] for i in idx], [decays[i] for i in idx], [lrs[i] for i in idx]
+        else:
+            for p in items:
+                params.append(p)
+                decays.append(weight_decay if _default_decay_filter(p) else 0.0)
+                lrs.append(None)
+        for i, p in enumerate(params):
+            if not isinstance(p, Parameter):
+                raise TypeError(f"{owner}: parameter {i} is a {type(p).__name__}, not a Parameter")
+        self.parameters = ParameterTuple(params)
+        self.weight_decay = weight_decay
+        self.decay_flags = tuple(d > 0 for d in decays)
+        self._decays = tuple(decays)
+        self._base_lr = _LearningRate(self, learning_rate, "learning_rate")
+        self.learning_rate = self._base_lr.value  # a Parameter, or the schedule Cell
+        self._group_lrs = [lr if lr is not None else self._base_lr for lr in lrs]
+        for k, lr in enumerate({id(x): x for x in self._group_lrs if x is not self._base_lr}.values()):
+            setattr(self, f"_group_lr_holder_{k}", lr.value)  # register group rates (Parameters/Cells)
+        self.dynamic_lr = any(lr.dynamic for lr in self._group_lrs)
+        self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step", requires_grad=False)
+        self.__dict__["_skip_cond"] = None
+
+    # ---- what MindSpore's optimizers expose -----------------------------------------------------
+    @property
+    def params(self):
+        return self.parameters
+
+    @property
+    def _parameters(self):
+        return self.parameters
+
+    def flatten_gradients(self, gradients):
+        return tuple(gradients)
+
+    def decay_weight(self, gradients):
+        """``g + weight_decay * w`` for every parameter whose name has no "beta"/"gamma"."""
+        gradients = tuple(gradients)
+        if len(gradients) != len(self.parameters):
+            raise ValueError(f"{type(self).__name__}: got {len(gradients)} gradients for "
+                             f"{len(self.parameters)} parameters")
+        return tuple(F.add(g, F.mul(p, wd)) if wd > 0 else g
+                     for g, p, wd in zip(gradients, self.parameters, self._decays))
+
+    def scale_grad(self, gradients):
+        """Undo a static loss scale: ``g * (1 / loss_scale)``."""
+        if self.loss_scale == 1.0:
+            return tuple(gradients)
+        reciprocal = 1.0 / self.loss_scale
+        return tuple(F.mul(g, reciprocal) for g in gradients)
+
+    def get_lr(self):
+        """The learning rate for this step (a tuple, one per parameter, with group rates).
+
+        When the rate depends on the step, reading it also advances ``global_step`` by one.
+        """
+        if self.is_group_lr:
+            lr = tuple(x.current(self.global_step) for x in self._group_lrs)
+        else:
+            lr = self._base_lr.current(self.global_step)
+        if self.dynamic_lr:
+            F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
+        return lr
+
+    def get_lr_parameter(self, param):
+        """The learning rate that applies to ``param`` (a Parameter, or for a schedule the Cell)."""
+        for p, lr in zip(self.parameters, self._group_lrs):
+            if p is param or p.name == getattr(param, "name", None):
+                return lr.value
+        raise ValueError(f"{type(self).__name__}: {param!r} is not optimized by this optimizer")
+
+    def _per_param(self, lr):
+        return list(lr) if isinstance(lr, tuple) else [lr] * len(self.parameters)
+
+    def _prepare(self, gradients):
+        """The common first steps of ``construct``: decay, unscale, and the learning rate per parameter."""
+        gradients = self.flatten_gradients(gradients)
+        gradients = self.decay_weight(gradients)
+        gradients = self.scale_grad(gradients)
+        return gradients, self._per_param(self.get_lr())
+
+    # ---- writing --------------------------------------------------------------------------------
+    def _keep(self, variable, value):
+        """The value to write: ``value``, or ``select(cond, variable, value)`` while ``skip_update_if(cond)``
+        holds (so a skipped step writes the old numbers back). Use as ``ops.assign(w, self._keep(w, new))``."""
+        cond = self.__dict__.get("_skip_cond")
+        if cond is not None:
+            return F.select(cond, variable, value)
+        return value
+
+    @contextlib.contextmanager
+    def skip_update_if(self, cond):
+        """Inside the block, every write keeps the old value where the bool tensor ``cond`` is True.
+
+        How a loss-scale cell skips a step on overflow in GRAPH mode, where ``if overflow:`` cannot
+        branch on a tensor: the new values are computed and ``ops.select`` keeps the old ones.
+        """
+        saved = self.__dict__.get("_skip_cond")
+        self.__dict__["_skip_cond"] = cond
+        try:
+            yield self
+        finally:
+            self.__dict__["_skip_cond"] = saved
+
+    def construct(self, gradients):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(gradients)")
+
+    def extend_repr(self):
+        return f"learning_rate={self._base_lr.kind}, weight_decay={self.weight_decay}, loss_scale={self.loss_scale}"

@@ -1,0 +1,40 @@
+"""SGD with optional momentum, dampening and Nesterov (``mindspore.nn.SGD``).
+
+    v = momentum * v + (1 - dampening) * g      (v = g on the first step)
+    w = w - lr * v                              (nesterov: w = w - lr * (g + momentum * v))
+
+With ``momentum=0`` it is plain ``w = w - lr * g``. State: ``accum.<name>`` (v) and ``stat.<name>``
+(1 until the first step, then 0: how the first step is told apart without Python branching).
+"""
+from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state
+from mslab.ops import functional as F
+
+
+class SGD(Optimizer):
+    """``SGD(params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
+    loss_scale=1.0)``."""
+
+    def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
+                 loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = _check_number("momentum", momentum, owner="SGD")
+        self.dampening = _check_number("dampening", dampening, owner="SGD")
+        if nesterov and (self.momentum <= 0 or self.dampening != 0):
+            raise ValueError("SGD: nesterov needs momentum > 0 and dampening == 0")
+        self.nesterov = bool(nesterov)
+        self.accum = clone_state(self.parameters, "accum", "zeros")
+        self.stat = clone_state(self.parameters, "stat", "ones")
+
+    def construct(self, gradients):
+        grads, lrs = self._prepare(gradients)
+        out = []
+        for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs):
+            step = g
+            if self.momentum > 0:
+                first = F.greater(s, 0.0)
+                v_new = F.select(first, g, F.add(F.mul(v, self.momentum), F.mul(g, 1.0 - self.dampening)))
+                out.append(F.assign(v, self._keep(v, v_new)))
+                out.append(F.assign(s, self._keep(s, F.zeros_like(s))))
+                step = F.add(g, F.mul(v_new, self.momentum)) if self.nesterov else v_new
+            out.append(F.assign(w, self._keep(w, F.sub(w, F.mul(lr, step)))))
+        return tuple(out)
