@@ -73,8 +73,8 @@ class _BatchNorm(Cell):
         return y
 
     def extend_repr(self):
-        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
-                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma!r}, "
+                f"beta={self.beta!r}, moving_mean={self.moving_mean!r}, moving_variance={self.moving_variance!r}")
 
 
 class BatchNorm1d(_BatchNorm):
