@@ -26,5 +26,6 @@ from mslab.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from mslab.ops.grad_operation import grad, value_and_grad
 from mslab.runtime.compiled import jit, ms_function, trace
 from mslab.runtime.pynative import record
+from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 __version__ = "0.1.0"

@@ -20,5 +20,6 @@ from mslab.nn.layer import (
                              get_activation,
 )
 from mslab.nn.loss import BCEWithLogitsLoss, L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from mslab.nn.metrics import *
 from mslab.nn.optim import *
 from mslab.nn.wrap import *

@@ -1,0 +1,72 @@
+"""Precision and Recall per class (``mindspore.train.Precision``, ``Recall``).
+
+With predicted classes ``p`` (argmax) and true classes ``t``, for each class c:
+precision = TP / predicted-as-c, recall = TP / actually-c. ``eval(average=True)`` averages the classes.
+"""
+import sys
+
+import numpy as np
+
+from mslab.train.metrics.metric import Metric, labels_from, rearrange_inputs
+
+
+def _one_hot(indices, n):
+    out = np.zeros((indices.shape[0], n))
+    out[np.arange(indices.shape[0]), indices.astype(np.int64)] = 1
+    return out
+
+
+class _PR(Metric):
+    def __init__(self, eval_type="classification"):
+        super().__init__()
+        if eval_type not in ("classification", "multilabel"):
+            raise ValueError(f"{type(self).__name__}: eval_type must be 'classification' or 'multilabel'")
+        self.eval_type = eval_type
+        self.eps = sys.float_info.min
+        self.clear()
+
+    def clear(self):
+        self._class_num = 0
+        self._true_positives = 0
+        self._denominator = 0
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        if len(inputs) != 2:
+            raise ValueError(f"{type(self).__name__}.update needs 2 inputs (y_pred, y), got {len(inputs)}")
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        n = y_pred.shape[1]
+        if self.eval_type == "classification":
+            y_oh = _one_hot(labels_from(y_pred, y), n)
+            p_oh = _one_hot(np.argmax(y_pred, axis=1), n)
+        else:
+            y_oh, p_oh = y.astype(np.float64), np.round(y_pred).astype(np.float64)
+        if self._class_num == 0:
+            self._class_num = n
+        elif self._class_num != n:
+            raise ValueError(f"{type(self).__name__}: {n} classes now but {self._class_num} before")
+        self._true_positives = self._true_positives + (p_oh * y_oh).sum(axis=0)
+        self._denominator = self._denominator + self._count(p_oh, y_oh)
+
+    def eval(self, average=False):
+        if self._class_num == 0:
+            raise RuntimeError(f"{type(self).__name__}: call update before eval")
+        result = self._true_positives / (self._denominator + self.eps)
+        return float(result.mean()) if average else result
+
+
+class Precision(_PR):
+    """TP / (TP + FP) per class: of the samples predicted as c, how many are c."""
+
+    @staticmethod
+    def _count(p_oh, y_oh):
+        return p_oh.sum(axis=0)
+
+
+class Recall(_PR):
+    """TP / (TP + FN) per class: of the samples that are c, how many were found."""
+
+    @staticmethod
+    def _count(p_oh, y_oh):
+        return y_oh.sum(axis=0)
