@@ -341,3 +341,20 @@ def test_layer_import_paths():
     from mslab.nn.layer import Conv2d, Dense
 
     assert Dense is nn.Dense and Conv2d is nn.Conv2d and layer.BatchNorm2d is nn.BatchNorm2d
+
+
+# ---- ClipByNorm ----------------------------------------------------------------------------------------
+def test_clip_by_norm():
+    clip = nn.ClipByNorm()
+    x = randn(3, 4)
+    norm = np.sqrt((x.astype(np.float64) ** 2).sum())
+    c = np.array([1.0], np.float32)
+    out = check_modes(lambda a, b: clip(a, b), Tensor(x), Tensor(c))[0]
+    np.testing.assert_allclose(out, x * 1.0 / max(norm, 1.0), rtol=1e-5)
+    np.testing.assert_allclose(np.sqrt((out.astype(np.float64) ** 2).sum()), 1.0, rtol=1e-5)
+    big = Tensor(np.array([100.0], np.float32))
+    np.testing.assert_allclose(clip(Tensor(x), big).asnumpy(), x, rtol=1e-5)  # already short enough
+    np.testing.assert_array_equal(clip(Tensor(np.zeros((2, 2), np.float32)), Tensor(c)).asnumpy(), np.zeros((2, 2)))
+    rows = nn.ClipByNorm(axis=1)(Tensor(x), Tensor(c)).asnumpy()
+    np.testing.assert_allclose(rows, x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0), rtol=1e-5)
+    check_grad(lambda a: nn.ClipByNorm()(a, 0.5), randn(2, 3, dtype=np.float64))

@@ -5,6 +5,7 @@ from mslab.nn.layer import (
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,
+                             ClipByNorm,
                              Conv2d,
                              Dense,
                              Dropout,

@@ -9,7 +9,7 @@ from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F
 from mslab.ops import nn_functional as NF
 
-__all__ = ["Dense", "Flatten", "Dropout"]
+__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm"]
 
 
 def _check_int(value, name, cls_name, minimum=1):
@@ -152,3 +152,23 @@ class Dropout(Cell):
 
     def extend_repr(self):
         return f"p={self.p}" if self.p is not None else f"keep_prob={self.keep_prob}"
+
+
+class ClipByNorm(Cell):
+    """Rescale x so that its L2 norm is at most ``clip_norm``: ``x * clip_norm / max(||x||, clip_norm)``.
+
+    ``axis`` (None: every axis) says over which axes the norm is taken (``mindspore.nn.ClipByNorm``);
+    called as ``ClipByNorm()(x, clip_norm)``. An all-zero x stays zero.
+    """
+
+    def __init__(self, axis=None):
+        super().__init__()
+        self.axis = () if axis is None else axis
+
+    def construct(self, x, clip_norm):
+        l2sum = F.reduce_sum(F.square(x), self.axis, True)
+        positive = F.greater(l2sum, 0.0)
+        # sqrt only where the sum is positive, so the gradient at an all-zero x stays finite
+        l2norm = F.select(positive, F.sqrt(F.select(positive, l2sum, F.ones_like(l2sum))), l2sum)
+        clip_norm = F.cast(clip_norm, x.dtype) if isinstance(clip_norm, Tensor) else clip_norm
+        return F.div(F.mul(x, clip_norm), F.maximum(l2norm, clip_norm))
