@@ -27,6 +27,9 @@ from mslab.ops import functional as F
 
 
 def _default_decay_filter(p):
+    if not isinstance(p, Parameter):
+        raise TypeError(f"Optimizer: the parameters must be Parameters, got a {type(p).__name__} "
+                        f"(this one is not a Parameter)")
     return "beta" not in p.name and "gamma" not in p.name
 
 
