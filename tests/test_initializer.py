@@ -50,8 +50,14 @@ def test_random_statistics():
     assert abs(a.mean() - 1.0) < 2e-3 and abs(a.std() - 0.02) < 2e-3
     a = arr(Normal())
     assert abs(a.std() - 0.01) < 1e-3
-    a = arr(TruncatedNormal(0.02))
-    assert np.abs(a).max() <= 0.04 + 1e-7 and 0.014 < a.std() < 0.02
+    a = arr(TruncatedNormal(0.02))  # bounds are absolute (-2, 2), so nothing is cut at this sigma
+    assert abs(a.std() - 0.02) < 1e-3
+    a = arr(TruncatedNormal(1.0))  # cut at +-2: std of N(0, 1) truncated to [-2, 2] is 0.8796
+    assert np.abs(a).max() <= 2.0 and abs(a.std() - 0.8796) < 0.01
+    a = arr(TruncatedNormal(0.5, mean=1.0, a=0.5, b=1.2))
+    assert a.min() >= 0.5 and a.max() <= 1.2
+    with pytest.raises(ValueError, match="a < b"):
+        TruncatedNormal(1.0, a=1.0, b=0.0)
     a = arr(Uniform(0.5))
     assert a.min() >= -0.5 and a.max() <= 0.5 and abs(a.std() - 0.5 / math.sqrt(3)) < 5e-3
     a = arr(Uniform())

@@ -125,19 +125,31 @@ class Normal(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    """N(mean, sigma^2) cut to ``[mean + a*sigma, mean + b*sigma]`` (by default +-2 sigma), by resampling."""
+    """N(mean, sigma^2) restricted to the interval ``[a, b]`` (values outside are drawn again).
+
+    As in MindSpore 2.x (and PyTorch's ``trunc_normal_``) ``a`` and ``b`` are absolute bounds, -2 and 2
+    by default: for a small sigma such as LeNet's ``TruncatedNormal(0.02)`` nothing is cut off.
+    """
 
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
+        if sigma < 0:
+            raise ValueError(f"TruncatedNormal: sigma must be >= 0, got {sigma}")
+        if not a < b:
+            raise ValueError(f"TruncatedNormal: the bounds need a < b, got a={a}, b={b}")
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
 
     def _initialize(self, arr):
         rng = get_rng()
-        z = rng.standard_normal(arr.shape)
-        bad = (z < self.a) | (z > self.b)
-        while bad.any():
-            z[bad] = rng.standard_normal(int(bad.sum()))
-            bad = (z < self.a) | (z > self.b)
-        _assign(arr, self.mean + self.sigma * z)
+        values = rng.normal(self.mean, self.sigma, arr.shape)
+        bad = (values < self.a) | (values > self.b)
+        for _ in range(1000):
+            if not bad.any():
+                break
+            values[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
+            bad = (values < self.a) | (values > self.b)
+        else:  # the interval holds almost none of the distribution's mass
+            values = np.clip(values, self.a, self.b)
+        _assign(arr, values)
 
 
 class Uniform(Initializer):
