@@ -65,8 +65,9 @@ class _BatchNorm(Cell):
         y = F.add(F.mul(y, F.reshape(self.gamma, stat_shape)), F.reshape(self.beta, stat_shape))
         if use_batch:
             m = self.momentum
-            batch_mean = F.stop_gradient(F.reshape(mean, (self.num_features,)))
-            batch_var = F.stop_gradient(F.reshape(var, (self.num_features,)))
+            # Assign has no gradient, so the update adds nothing to the backward pass
+            batch_mean = F.reshape(mean, (self.num_features,))
+            batch_var = F.reshape(var, (self.num_features,))
             new_mean = F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1.0 - m))
             new_var = F.add(F.mul(self.moving_variance, m), F.mul(batch_var, 1.0 - m))
             y = F.depend(y, (F.assign(self.moving_mean, new_mean), F.assign(self.moving_variance, new_var)))
