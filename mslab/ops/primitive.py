@@ -97,7 +97,10 @@ class Primitive:
         if isinstance(exc, (GraphModeError, OpError, OpTypeError)):
             return exc
         shapes = ", ".join(_describe(a) for a in args if isinstance(a, Tensor))
-        msg = f"{self.name}{cell_description()}: {exc}\n  inputs: {shapes}"
+        text = str(exc)
+        if text.startswith(self.name + " ") or text.startswith(self.name + ":"):  # the rule named itself
+            text = text[len(self.name):].lstrip(": ")
+        msg = f"{self.name}{cell_description()}: {text}\n  inputs: {shapes}"
         cls = OpTypeError if isinstance(exc, TypeError) else OpError
         return cls(msg)
 

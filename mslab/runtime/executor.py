@@ -56,7 +56,7 @@ class Executor:
                     raise ExecutionError(f"node {n.out.name} ({n.prim.name}) reads {v.name}, which belongs to "
                                          f"another graph: a symbolic tensor escaped from an earlier trace")
             fn, slots = _bind(n.prim.compute, n.inputs, slot_of)
-            if not slots and not n.prim.side_effect:
+            if not slots and not n.prim.side_effect and getattr(n.prim, "deterministic", True):
                 template[slot_of[n.out]] = self._fold(n, fn)
                 self.folded.append(n)
                 continue
