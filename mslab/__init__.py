@@ -4,7 +4,7 @@
 grad, value_and_grad, nn, ops, ...) plus what lets a learner look inside: ``trace`` (the graph a call
 compiles to) and ``record`` (the PYNATIVE tape).
 """
-from mslab import common, ops
+from mslab import common, nn, ops
 from mslab.common import dtype
 from mslab.common.dtype import (
                                 bool_,
