@@ -1,14 +1,24 @@
-"""Reductions over axes: ReduceSum, ReduceMean, ... (``keep_dims`` as in MindSpore).
+"""Reductions over axes: ReduceSum, ReduceMean, ReduceMax, ... (``keep_dims`` as in MindSpore), and Argmax.
 
 An empty axis tuple means every axis. The bprop of a sum spreads dout back over the reduced axes
-(reshape to keep the reduced axes as 1, then broadcast); a mean also divides by the count.
+(reshape to keep the reduced axes as 1, then broadcast); a mean also divides by the count; a max
+sends dout to the positions that hold the maximum, split evenly between ties.
 """
 import numpy as np
 
-from mslab.ops.primitive import Primitive, normalize_axis
+from mslab.common import dtype as mstype
+from mslab.ops.primitive import Primitive, normalize_axis, np_dtype
 
 __all__ = [
+    "ArgMaxWithValue",
+    "ArgMinWithValue",
+    "Argmax",
+    "Argmin",
+    "ReduceAll",
+    "ReduceAny",
+    "ReduceMax",
     "ReduceMean",
+    "ReduceMin",
     "ReduceSum",
 ]
 
@@ -22,12 +32,17 @@ class _Reduce(Primitive):
     n_tensors = 1
 
     def __init__(self, keep_dims=False):
-        super().__init__(keep_dims=keep_dims)
+        super().__init__(keep_dims=bool(keep_dims))
 
     def prepare(self, args):
         if len(args) == 1:
             return (args[0], ())
-        return args
+        x, axis = args
+        if axis is None:
+            axis = ()
+        elif isinstance(axis, list):
+            axis = tuple(axis)
+        return x, axis
 
     def _out_shape(self, x, axis):
         axes = normalize_axis(axis, len(x.shape), self.name)
@@ -50,7 +65,7 @@ class ReduceSum(_Reduce):
 
     def compute(self, x, axis=()):
         axes = normalize_axis(axis, x.ndim)
-        return np.sum(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype)
+        return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype))
 
     def bprop(self, x, axis, out, dout):
         return self._spread(x, axis, dout), None
@@ -61,9 +76,146 @@ class ReduceMean(_Reduce):
 
     def compute(self, x, axis=()):
         axes = normalize_axis(axis, x.ndim)
-        return np.mean(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype).astype(x.dtype, copy=False)
+        return np.asarray(np.mean(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype), x.dtype)
 
     def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
         count = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
         return self._spread(x, axis, _F().div(dout, float(count))), None
+
+
+class _ReduceExtreme(_Reduce):
+    """Max / min over ``axis``.  d/dx = dout at the positions holding the extreme, split evenly on ties."""
+
+    _np = None
+
+    def infer(self, x, axis=()):
+        shape, axes = self._out_shape(x, axis)
+        if any(x.shape[i] == 0 for i in axes):
+            raise ValueError(f"cannot take the {self.name[6:].lower()} over an empty axis of shape {tuple(x.shape)}")
+        return shape, x.dtype
+
+    def compute(self, x, axis=()):
+        axes = normalize_axis(axis, x.ndim)
+        return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
+
+    def bprop(self, x, axis, out, dout):
+        F = _F()
+        kept, _ = ReduceSum(True)._out_shape(x, axis)
+        hit = F.cast(F.equal(x, F.reshape(out, kept)), x.dtype)
+        count = F.reduce_sum(hit, axis, True)
+        return F.div(F.mul(hit, F.reshape(dout, kept)), count), None
+
+
+class ReduceMax(_ReduceExtreme):
+    """Largest element over ``axis`` (``ops.ReduceMax(keep_dims=False)(x, axis)``)."""
+
+    _np = np.max
+
+
+class ReduceMin(_ReduceExtreme):
+    """Smallest element over ``axis`` (``ops.ReduceMin(keep_dims=False)(x, axis)``)."""
+
+    _np = np.min
+
+
+class _ReduceLogical(_Reduce):
+    """All / any over ``axis``: Bool results (non-zero counts as true); no gradient."""
+
+    differentiable = False
+    _np = None
+
+    def infer(self, x, axis=()):
+        return self._out_shape(x, axis)[0], np.dtype(np.bool_)
+
+    def compute(self, x, axis=()):
+        axes = normalize_axis(axis, x.ndim)
+        return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
+
+    def bprop(self, x, axis, out, dout):
+        return _F().zeros_like(x), None
+
+
+class ReduceAll(_ReduceLogical):
+    """True where every element over ``axis`` is true (``ops.ReduceAll(keep_dims)(x, axis)``)."""
+
+    _np = np.all
+
+
+class ReduceAny(_ReduceLogical):
+    """True where some element over ``axis`` is true (``ops.ReduceAny(keep_dims)(x, axis)``)."""
+
+    _np = np.any
+
+
+# ---- index of the extreme -----------------------------------------------------------------------
+class Argmax(Primitive):
+    """Index of the largest element along ``axis``: ``ops.Argmax(axis=-1, output_type=mstype.int32)(x)``.
+
+    The first index wins on ties. Integer output, so no gradient.
+    """
+
+    n_tensors = 1
+    differentiable = False
+    _np = staticmethod(np.argmax)
+
+    def __init__(self, axis=-1, output_type=mstype.int32):
+        super().__init__(axis=int(axis), output_type=mstype.from_numpy(np_dtype(output_type)))
+        if np_dtype(output_type).kind not in "iu":
+            raise TypeError(f"{self.name}: output_type must be an integer type, got {output_type}")
+
+    def _axis(self, x):
+        nd = len(x.shape)
+        if nd == 0:
+            raise ValueError(f"{self.name} needs a tensor of rank >= 1, got a 0-d tensor")
+        if not -nd <= self.axis < nd:
+            raise ValueError(f"axis {self.axis} is out of range for a tensor of rank {nd}")
+        return self.axis % nd
+
+    def infer(self, x):
+        axis = self._axis(x)
+        if x.shape[axis] == 0:
+            raise ValueError(f"cannot take {self.name} over an empty axis of shape {tuple(x.shape)}")
+        return tuple(s for i, s in enumerate(x.shape) if i != axis), np_dtype(self.output_type)
+
+    def compute(self, x):
+        return np.asarray(type(self)._np(x, axis=self._axis(x)), np_dtype(self.output_type))
+
+    def bprop(self, x, out, dout):
+        return (_F().zeros_like(x),)
+
+
+class Argmin(Argmax):
+    """Index of the smallest element along ``axis``: ``ops.Argmin(axis=-1, output_type=mstype.int32)(x)``."""
+
+    _np = staticmethod(np.argmin)
+
+
+class ArgMaxWithValue:
+    """``ops.ArgMaxWithValue(axis=0, keep_dims=False)(x)`` -> (index Int32, value).
+
+    Two outputs, so not one graph node: an Argmax and a ReduceMax (the value carries the gradient).
+    """
+
+    _arg, _reduce = Argmax, ReduceMax
+
+    def __init__(self, axis=0, keep_dims=False):
+        self.axis = int(axis)
+        self.keep_dims = bool(keep_dims)
+
+    def __call__(self, x):
+        F = _F()
+        index = F._prim(self._arg, self.axis, mstype.int32)(x)
+        value = F._prim(self._reduce, self.keep_dims)(x, self.axis)
+        if self.keep_dims:
+            index = F.expand_dims(index, self.axis)
+        return index, value
+
+    def __repr__(self):
+        return f"{type(self).__name__}(axis={self.axis}, keep_dims={self.keep_dims})"
+
+
+class ArgMinWithValue(ArgMaxWithValue):
+    """``ops.ArgMinWithValue(axis=0, keep_dims=False)(x)`` -> (index Int32, value)."""
+
+    _arg, _reduce = Argmin, ReduceMin
