@@ -82,7 +82,7 @@ def _write(f, entries):
         for i, (name, arr, requires_grad) in enumerate(entries):
             member = f"{i:06d}.npy"
             buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.ascontiguousarray(arr), allow_pickle=False)
+            np.lib.format.write_array(buf, arr, allow_pickle=False)
             z.writestr(member, buf.getvalue())
             header["params"].append({"name": name, "file": member, "shape": list(arr.shape),
                                      "dtype": arr.dtype.str, "requires_grad": bool(requires_grad)})
