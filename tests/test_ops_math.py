@@ -255,9 +255,6 @@ def test_gradient_through_promotion_has_the_input_dtype():
     assert ga.dtype == ms.float32 and gb.dtype == ms.float64
 
 
-@pytest.mark.xfail(reason="engine bug in primitive.lift_scalars: a Python float next to an int tensor becomes a "
-                          "Float32 tensor but the int tensor is not cast, so Add infers Int32 and computes Float64",
-                   strict=False)
 def test_int_tensor_and_python_float_is_float32():
     x = T(np.array([1, 2], np.int32))
     assert (x + 1.5).dtype == ms.float32

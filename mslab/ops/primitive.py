@@ -154,6 +154,8 @@ def lift_scalars(args, n):
     for a in args[:n]:
         if isinstance(a, Tensor):
             ref = a._np_dtype if ref is None else promote(ref, a._np_dtype)
+    if ref is not None and ref.kind != "f" and any(isinstance(a, (float, np.floating)) for a in args[:n]):
+        ref = np.dtype(np.float32)  # int tensor + Python float -> Float32, as MindSpore
     out = list(args)
     for i in range(n):
         a = args[i]

@@ -9,6 +9,8 @@ order of side effects (an optimizer's ``Assign`` runs after the backward nodes t
 ``steps()`` runs the same schedule one node at a time and exposes every intermediate value: the
 step-through views use it, never a second interpreter.
 """
+import numpy as np
+
 from mslab.common.tensor import Tensor
 from mslab.errors import ExecutionError
 from mslab.ir.graph import Value
@@ -79,11 +81,13 @@ class Executor:
         for step, f in zip(schedule, frees):
             step[3] = tuple(f)
         self.schedule = [tuple(s) for s in schedule]
-        self._out_is_param = [v.kind == "param" for v in graph.outputs]
+        # Outputs that are parameters or compile-time constants are copied on the way out: the caller
+        # must not be able to change a weight or the next call's result by writing into them.
+        self._out_copy = [v.kind == "param" or template[self.slot_of[v]] is not None for v in graph.outputs]
 
     def _fold(self, n, fn):
         try:
-            return fn()
+            return np.asarray(fn())
         except Exception as e:
             raise self._error(n, e, []) from None
 
@@ -107,7 +111,8 @@ class Executor:
                     env[i] = None
         except Exception as e:
             raise self._error(node, e, [env[i] for i in ins]) from None
-        return [env[s].copy() if p else env[s] for s, p in zip(self.output_slots, self._out_is_param)]
+        # numpy ufuncs turn 0-d results into numpy scalars; callers get arrays, as in PYNATIVE.
+        return [np.array(env[s]) if c else np.asarray(env[s]) for s, c in zip(self.output_slots, self._out_copy)]
 
     def steps(self, arrays):
         """Run node by node: yields ``(node, env)`` after each node; ``env`` maps Value -> array.
