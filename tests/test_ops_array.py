@@ -244,6 +244,8 @@ def indices(draw, shape, tensors=False):
             items.append(Ellipsis)
             ellipsis = True
             axis = len(shape) - draw(st.integers(0, len(shape) - axis))
+    if ellipsis:  # items after an Ellipsis index the LAST axes: cover every axis left, or they shift
+        items.extend(slice(None) for _ in range(len(shape) - axis))
     if len(items) == 1 and draw(st.booleans()):
         return items[0]
     return tuple(items)
