@@ -1,0 +1,26 @@
+"""Data pipelines, as ``mindspore.dataset`` (``import mslab.dataset as ds``).
+
+Sources: :class:`GeneratorDataset`, :class:`NumpySlicesDataset`, :class:`MnistDataset`.
+Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, ``repeat``,
+``take``, ``skip``, ``project``, ``rename``. Reading: ``create_dict_iterator``,
+``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
+Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
+:func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
+"""
+from mslab.dataset import config, transforms, vision
+from mslab.dataset.engine import Dataset, Iterator
+from mslab.dataset.sources import (
+    GeneratorDataset,
+    MnistDataset,
+    NumpySlicesDataset,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    SubsetSampler,
+    digits_path,
+)
+
+__all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
+           "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
+           "SubsetSampler", "SubsetRandomSampler"]

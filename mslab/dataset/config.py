@@ -1,0 +1,46 @@
+"""Dataset settings, as ``mindspore.dataset.config``: the seed the shuffles draw from.
+
+Every shuffle in a pipeline (``GeneratorDataset(shuffle=True)``, ``.shuffle(buffer_size)``,
+``MnistDataset``, a ``RandomSampler``) draws from one dataset random generator. Each new iterator
+takes a fresh base seed from it, and each epoch of that iterator reshuffles from that base seed.
+``mslab.set_seed(n)`` re-seeds the generator (so does ``mslab.dataset.config.set_seed(n)``):
+after it, the same sequence of pipelines produces the same orders, run after run.
+
+    >>> import mslab, mslab.dataset as ds
+    >>> mslab.set_seed(7)
+    >>> a = [int(r[0]) for r in ds.GeneratorDataset(list(range(5)), ["x"])]
+    >>> mslab.set_seed(7)
+    >>> b = [int(r[0]) for r in ds.GeneratorDataset(list(range(5)), ["x"])]
+    >>> a == b
+    True
+"""
+import numpy as np
+
+from mslab.common import seed as _global_seed
+
+_seed = None
+_rng = np.random.default_rng()
+
+
+def set_seed(seed):
+    """Re-seed the generator every dataset shuffle draws from (``mslab.set_seed`` calls this too)."""
+    global _seed, _rng
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"dataset.config.set_seed: seed must be an int >= 0, got {seed!r}")
+    _seed = int(seed)
+    _rng = np.random.default_rng(_seed)
+
+
+def get_seed():
+    """The last seed given to :func:`set_seed` (or ``mslab.set_seed``), or None if there was none."""
+    return _seed
+
+
+def launch_seed():
+    """A base seed for one new iterator, drawn from the dataset generator."""
+    return int(_rng.integers(0, 2**32))
+
+
+_global_seed._set_seed_hooks.append(set_seed)
+if _global_seed.get_seed() is not None:  # mslab.set_seed ran before this module was imported
+    set_seed(_global_seed.get_seed())

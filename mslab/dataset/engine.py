@@ -1,0 +1,511 @@
+"""The dataset pipeline, as ``mindspore.dataset``: lazy operations over rows of numpy arrays.
+
+A dataset is a chain of nodes. A source (``GeneratorDataset``, ``NumpySlicesDataset``,
+``MnistDataset``) produces *rows*: tuples of numpy arrays, one per column. Each operation
+(``map``, ``shuffle``, ``batch``, ``repeat``, ``take``, ``skip``, ``project``, ``rename``) returns a
+new dataset that wraps the one before it; nothing runs until an iterator pulls rows through.
+
+    >>> import numpy as np, mslab.dataset as ds
+    >>> data = ds.NumpySlicesDataset({"x": np.arange(10.0), "y": np.arange(10)}, shuffle=False)
+    >>> data = data.map(lambda x: x * 2, input_columns="x").batch(4)
+    >>> data.get_dataset_size(), data.get_col_names()
+    (3, ['x', 'y'])
+    >>> [b["x"].shape for b in data.create_dict_iterator()]
+    [(4,), (4,), (2,)]
+
+An iterator runs one or more *epochs* (passes). Each epoch restarts the pipeline from its source;
+the shuffles draw new orders per epoch from a seed the iterator takes when it is created
+(see :mod:`mslab.dataset.config`). Iterating a dataset directly yields lists of Tensors, one epoch.
+"""
+import numpy as np
+
+from mslab.common.tensor import Tensor
+from mslab.dataset import config
+
+INFINITE = -1
+
+
+class _Run:
+    """The state of one iterator: a base seed, and how many passes each random node has started.
+
+    A random node asks :meth:`rng` at the start of each of its passes; the generator depends on the
+    base seed, the node's position in the pipeline and the pass number, so orders are repeatable
+    for the same base seed and differ from epoch to epoch.
+    """
+
+    def __init__(self, dataset, seed=None):
+        self.seed = config.launch_seed() if seed is None else seed
+        self._position = {}
+        self._passes = {}
+        stack = [dataset]
+        while stack:
+            node = stack.pop()
+            if id(node) not in self._position:
+                self._position[id(node)] = len(self._position)
+                stack.extend(node.children)
+
+    def rng(self, node):
+        pos = self._position.get(id(node), 0)
+        n = self._passes.get(pos, 0)
+        self._passes[pos] = n + 1
+        return np.random.default_rng([self.seed, pos, n])
+
+
+def _to_numpy(value):
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, Tensor):
+        return value.asnumpy()
+    if isinstance(value, dict):
+        raise TypeError("a row must be a tuple of arrays, not a dict")
+    return np.asarray(value)
+
+
+def to_row(item):
+    """A row as a tuple of numpy arrays: a tuple/list gives one column per item, anything else one column."""
+    if isinstance(item, (tuple, list)):
+        return tuple(_to_numpy(v) for v in item)
+    return (_to_numpy(item),)
+
+
+def _as_list(columns, what):
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        return [columns]
+    columns = list(columns)
+    if not all(isinstance(c, str) for c in columns):
+        raise TypeError(f"{what}: column names must be strings, got {columns!r}")
+    return columns
+
+
+def _count(value, what, allow_infinite=False):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    value = int(value)
+    if value == INFINITE and allow_infinite:
+        return value
+    if value < (0 if what.startswith(("take", "skip")) else 1):
+        raise ValueError(f"{what} must be {'>= 0' if what.startswith(('take', 'skip')) else '>= 1'}"
+                         f"{' (or -1 for all)' if allow_infinite else ''}, got {value}")
+    return value
+
+
+class Dataset:
+    """Base of every dataset node. Subclasses give ``_rows(run)``, ``_size()`` and ``_columns()``."""
+
+    op_name = "Dataset"
+
+    def __init__(self, children=()):
+        self.children = list(children)
+        self._cached_size = None
+
+    # ---- what a node does (overridden) ---------------------------------------------------------
+    def _rows(self, run):
+        """Yield the rows (tuples of numpy arrays) of one pass."""
+        return self.children[0]._rows(run)
+
+    def _size(self):
+        return self.children[0]._size()
+
+    def _columns(self):
+        return self.children[0]._columns()
+
+    # ---- pipeline operations -------------------------------------------------------------------
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
+              input_columns=None, output_columns=None, **kwargs):
+        """Stack ``batch_size`` consecutive rows into one (each column gains a leading axis)."""
+        if per_batch_map is not None or kwargs.get("pad_info"):
+            raise NotImplementedError("batch: per_batch_map and pad_info are not supported by mslab")
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def shuffle(self, buffer_size):
+        """Shuffle rows through a buffer of ``buffer_size`` rows (a full shuffle when it holds them all)."""
+        return ShuffleDataset(self, buffer_size)
+
+    def map(self, operations=None, input_columns=None, output_columns=None, column_order=None,
+            num_parallel_workers=None, python_multiprocessing=False, **kwargs):
+        """Apply ``operations`` (one callable or a list, run in order) to ``input_columns`` of each row."""
+        return MapDataset(self, operations, input_columns, output_columns, column_order)
+
+    def repeat(self, count=None):
+        """Run the pipeline ``count`` times in a row (forever when None or -1); shuffles reshuffle each time."""
+        return RepeatDataset(self, INFINITE if count is None else count)
+
+    def take(self, count=-1):
+        """The first ``count`` rows (all when -1)."""
+        return TakeDataset(self, count)
+
+    def skip(self, count):
+        """All rows but the first ``count``."""
+        return SkipDataset(self, count)
+
+    def project(self, columns):
+        """Keep only ``columns``, in that order."""
+        return ProjectDataset(self, columns)
+
+    def rename(self, input_columns, output_columns):
+        """Rename columns ``input_columns[i]`` to ``output_columns[i]``."""
+        return RenameDataset(self, input_columns, output_columns)
+
+    # ---- questions about the pipeline ----------------------------------------------------------
+    def get_dataset_size(self):
+        """Rows one epoch yields (after batch, repeat, take, ...); -1 when it repeats forever."""
+        if self._cached_size is None:
+            self._cached_size = self._size()
+        return self._cached_size
+
+    def get_col_names(self):
+        """The column names, in row order."""
+        return list(self._columns())
+
+    def get_batch_size(self):
+        """The batch size of the last ``batch`` in the pipeline (1 when there is none)."""
+        node = self
+        while node.children:
+            if isinstance(node, BatchDataset):
+                return node.batch_size
+            node = node.children[0]
+        return 1
+
+    def get_repeat_count(self):
+        """The count of the last ``repeat`` in the pipeline (1 when there is none)."""
+        node = self
+        while node.children:
+            if isinstance(node, RepeatDataset):
+                return node.count
+            node = node.children[0]
+        return 1
+
+    def _first_row(self):
+        row = next(iter(self._rows(_Run(self, seed=0))), None)  # a peek: leave the dataset seed alone
+        if row is None:
+            raise RuntimeError(f"{self.op_name}: the dataset is empty")
+        return row
+
+    def output_shapes(self):
+        """The shape of each column in the first row."""
+        return [list(a.shape) for a in self._first_row()]
+
+    def output_types(self):
+        """The numpy dtype of each column in the first row."""
+        return [a.dtype for a in self._first_row()]
+
+    # ---- iterators -----------------------------------------------------------------------------
+    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=True):
+        """An iterator yielding each row as a list of Tensors (numpy arrays with ``output_numpy``)."""
+        return Iterator(self, columns, num_epochs, output_numpy, do_copy, as_dict=False)
+
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
+        """An iterator yielding each row as ``{column name: Tensor}`` (numpy arrays with ``output_numpy``)."""
+        return Iterator(self, None, num_epochs, output_numpy, do_copy, as_dict=True)
+
+    def __iter__(self):
+        return self.create_tuple_iterator(num_epochs=1)
+
+    def __repr__(self):
+        names = []
+        node = self
+        while True:
+            names.append(node.op_name)
+            if not node.children:
+                break
+            node = node.children[0]
+        return "<" + " <- ".join(names) + ">"
+
+
+class Iterator:
+    """Rows of a dataset, epoch after epoch, as MindSpore's dict/tuple iterators.
+
+    A ``for`` loop over the iterator ends at the end of an epoch; looping over it again runs the
+    next epoch (reshuffled), until ``num_epochs`` epochs have run (-1: no limit). Breaking out of
+    a loop early and looping again continues where it stopped.
+    """
+
+    def __init__(self, dataset, columns, num_epochs, output_numpy, do_copy, as_dict):
+        if num_epochs != INFINITE:
+            _count(num_epochs, "num_epochs", allow_infinite=True)
+        self.dataset = dataset
+        self._names = dataset.get_col_names()
+        columns = _as_list(columns, "create_tuple_iterator")
+        if columns is not None:
+            missing = [c for c in columns if c not in self._names]
+            if missing:
+                raise ValueError(f"create_tuple_iterator: no column(s) {missing}; the columns are {self._names}")
+        self._pick = None if columns is None else [self._names.index(c) for c in columns]
+        self._epochs_left = num_epochs
+        self._output_numpy = output_numpy
+        self._do_copy = do_copy
+        self._as_dict = as_dict
+        self._run = _Run(dataset)
+        self._rows = None
+        self.epoch = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._rows is None:
+            if self._epochs_left == 0:
+                raise StopIteration
+            self._rows = iter(self.dataset._rows(self._run))
+        try:
+            row = next(self._rows)
+        except StopIteration:
+            self._rows = None
+            self.epoch += 1
+            if self._epochs_left > 0:
+                self._epochs_left -= 1
+            raise
+        return self._format(row)
+
+    def _format(self, row):
+        if self._do_copy:
+            row = tuple(np.array(a) for a in row)
+        if not self._output_numpy:
+            row = tuple(Tensor(a) for a in row)
+        if self._as_dict:
+            return dict(zip(self._names, row))
+        if self._pick is not None:
+            return [row[i] for i in self._pick]
+        return list(row)
+
+    def stop(self):
+        """End the iterator: further ``next`` calls raise StopIteration."""
+        self._rows = None
+        self._epochs_left = 0
+
+    def get_next(self):
+        return next(self)
+
+
+class BatchDataset(Dataset):
+    op_name = "batch"
+
+    def __init__(self, child, batch_size, drop_remainder):
+        super().__init__([child])
+        self.batch_size = _count(batch_size, "batch: batch_size")
+        self.drop_remainder = bool(drop_remainder)
+
+    def _rows(self, run):
+        names = None
+        buf = []
+        for row in self.children[0]._rows(run):
+            buf.append(row)
+            if len(buf) == self.batch_size:
+                names = names or self.get_col_names()
+                yield self._stack(buf, names)
+                buf = []
+        if buf and not self.drop_remainder:
+            yield self._stack(buf, names or self.get_col_names())
+
+    def _stack(self, rows, names):
+        out = []
+        for c, name in enumerate(names):
+            shapes = [r[c].shape for r in rows]
+            if any(s != shapes[0] for s in shapes):
+                shown = ", ".join(str(s) for s in shapes[:8]) + (", ..." if len(shapes) > 8 else "")
+                raise ValueError(
+                    f"batch: column '{name}' has rows of different shapes in one batch: {shown}. "
+                    f"Rows of a batch are stacked, so each column needs one shape; resize or pad the rows "
+                    f"first (for example with map), or use batch_size=1.")
+            out.append(np.stack([r[c] for r in rows]))
+        return tuple(out)
+
+    def _size(self):
+        n = self.children[0]._size()
+        if n == INFINITE:
+            return n
+        return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
+
+
+class ShuffleDataset(Dataset):
+    op_name = "shuffle"
+
+    def __init__(self, child, buffer_size):
+        super().__init__([child])
+        self.buffer_size = _count(buffer_size, "shuffle: buffer_size")
+        if self.buffer_size < 2:
+            raise ValueError(f"shuffle: buffer_size must be >= 2, got {buffer_size}")
+
+    def _rows(self, run):
+        # MindSpore's buffer shuffle: fill a buffer, then emit a random buffered row and put the next
+        # row in its place; at the end emit what is left in random order.
+        rng = run.rng(self)
+        buf = []
+        for row in self.children[0]._rows(run):
+            if len(buf) < self.buffer_size:
+                buf.append(row)
+                continue
+            j = int(rng.integers(len(buf)))
+            yield buf[j]
+            buf[j] = row
+        for j in rng.permutation(len(buf)):
+            yield buf[j]
+
+
+class MapDataset(Dataset):
+    op_name = "map"
+
+    def __init__(self, child, operations, input_columns, output_columns, column_order):
+        super().__init__([child])
+        if operations is None:
+            raise ValueError("map: give operations (a callable or a list of them)")
+        ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+        for op in ops:
+            if not callable(op):
+                raise TypeError(f"map: operation {op!r} is not callable")
+        self.operations = ops
+        names = child.get_col_names()
+        self.input_columns = _as_list(input_columns, "map: input_columns") or names[:1]
+        missing = [c for c in self.input_columns if c not in names]
+        if missing:
+            raise ValueError(f"map: input_columns {missing} not in the dataset's columns {names}")
+        self.output_columns = _as_list(output_columns, "map: output_columns") or list(self.input_columns)
+        self.column_order = _as_list(column_order, "map: column_order")
+        first = names.index(self.input_columns[0])
+        kept = [c for c in names if c not in self.input_columns]
+        before = [c for c in names[:first] if c in kept]
+        after = [c for c in kept if c not in before]
+        self._out_names = before + self.output_columns + after
+        if len(set(self._out_names)) != len(self._out_names):
+            raise ValueError(f"map: the output columns would repeat a name: {self._out_names}")
+        self._in_idx = [names.index(c) for c in self.input_columns]
+        self._keep_before = [names.index(c) for c in before]
+        self._keep_after = [names.index(c) for c in after]
+        if self.column_order is not None:
+            bad = [c for c in self.column_order if c not in self._out_names]
+            if bad:
+                raise ValueError(f"map: column_order {bad} not among the columns {self._out_names}")
+
+    def _apply(self, row, index):
+        args = tuple(row[i] for i in self._in_idx)
+        for op in self.operations:
+            name = getattr(op, "__name__", type(op).__name__)
+            try:
+                out = op(*args)
+            except Exception as e:
+                raise RuntimeError(f"map: operation {name} failed on column(s) {self.input_columns} "
+                                   f"of row {index}: {type(e).__name__}: {e}") from e
+            args = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        if len(args) != len(self.output_columns):
+            raise ValueError(f"map: the operations return {len(args)} value(s) for row {index}, but "
+                             f"output_columns has {len(self.output_columns)}: {self.output_columns}")
+        return (tuple(row[i] for i in self._keep_before) + tuple(_to_numpy(a) for a in args)
+                + tuple(row[i] for i in self._keep_after))
+
+    def _rows(self, run):
+        order = None if self.column_order is None else [self._out_names.index(c) for c in self.column_order]
+        for index, row in enumerate(self.children[0]._rows(run)):
+            out = self._apply(row, index)
+            yield out if order is None else tuple(out[i] for i in order)
+
+    def _columns(self):
+        return list(self.column_order or self._out_names)
+
+
+class RepeatDataset(Dataset):
+    op_name = "repeat"
+
+    def __init__(self, child, count):
+        super().__init__([child])
+        self.count = _count(count, "repeat: count", allow_infinite=True)
+
+    def _rows(self, run):
+        n = 0
+        while self.count == INFINITE or n < self.count:
+            empty = True
+            for row in self.children[0]._rows(run):
+                empty = False
+                yield row
+            if empty:  # an empty pass repeated forever would never end
+                return
+            n += 1
+
+    def _size(self):
+        n = self.children[0]._size()
+        return INFINITE if INFINITE in (n, self.count) else n * self.count
+
+
+class TakeDataset(Dataset):
+    op_name = "take"
+
+    def __init__(self, child, count):
+        super().__init__([child])
+        self.count = _count(count, "take: count", allow_infinite=True)
+
+    def _rows(self, run):
+        if self.count == INFINITE:
+            yield from self.children[0]._rows(run)
+            return
+        if self.count == 0:
+            return
+        for i, row in enumerate(self.children[0]._rows(run)):
+            yield row
+            if i + 1 == self.count:
+                return
+
+    def _size(self):
+        n = self.children[0]._size()
+        if self.count == INFINITE:
+            return n
+        return self.count if n == INFINITE else min(n, self.count)
+
+
+class SkipDataset(Dataset):
+    op_name = "skip"
+
+    def __init__(self, child, count):
+        super().__init__([child])
+        self.count = _count(count, "skip: count")
+
+    def _rows(self, run):
+        for i, row in enumerate(self.children[0]._rows(run)):
+            if i >= self.count:
+                yield row
+
+    def _size(self):
+        n = self.children[0]._size()
+        return n if n == INFINITE else max(n - self.count, 0)
+
+
+class ProjectDataset(Dataset):
+    op_name = "project"
+
+    def __init__(self, child, columns):
+        super().__init__([child])
+        self.columns = _as_list(columns, "project")
+        names = child.get_col_names()
+        missing = [c for c in self.columns if c not in names]
+        if missing:
+            raise ValueError(f"project: no column(s) {missing}; the columns are {names}")
+        self._idx = [names.index(c) for c in self.columns]
+
+    def _rows(self, run):
+        for row in self.children[0]._rows(run):
+            yield tuple(row[i] for i in self._idx)
+
+    def _columns(self):
+        return list(self.columns)
+
+
+class RenameDataset(Dataset):
+    op_name = "rename"
+
+    def __init__(self, child, input_columns, output_columns):
+        super().__init__([child])
+        inp = _as_list(input_columns, "rename: input_columns")
+        out = _as_list(output_columns, "rename: output_columns")
+        if len(inp) != len(out):
+            raise ValueError(f"rename: {len(inp)} input column(s) but {len(out)} output column(s)")
+        names = child.get_col_names()
+        missing = [c for c in inp if c not in names]
+        if missing:
+            raise ValueError(f"rename: no column(s) {missing}; the columns are {names}")
+        mapping = dict(zip(inp, out))
+        self._names = [mapping.get(c, c) for c in names]
+        if len(set(self._names)) != len(self._names):
+            raise ValueError(f"rename: the new names would repeat a column: {self._names}")
+
+    def _columns(self):
+        return list(self._names)

@@ -1,0 +1,333 @@
+"""Where rows come from: GeneratorDataset, NumpySlicesDataset, MnistDataset, and samplers.
+
+A *random-access* source (it has ``__getitem__`` and ``__len__``, like a list or a class in the
+PyTorch style) is read by index, so it can be shuffled, and is shuffled by default
+(``shuffle=None``). A generator function or other iterable is read in order, once per epoch.
+"""
+import os
+
+import numpy as np
+
+from mslab.dataset.engine import Dataset, _as_list, _Run, to_row
+from mslab.dataset.idx import read_idx
+
+# ---- samplers: which indices of a random-access source, in which order ----------------------------
+
+
+class Sampler:
+    """Base of the samplers: ``_indices(n, rng)`` gives the indices of one pass over n rows."""
+
+    def __init__(self, num_samples=None):
+        self.num_samples = num_samples
+
+    def _all(self, n, rng):
+        raise NotImplementedError
+
+    def _indices(self, n, rng):
+        idx = list(self._all(n, rng))
+        return idx if self.num_samples is None else idx[:self.num_samples]
+
+    random = False
+
+
+class SequentialSampler(Sampler):
+    """Indices ``start_index, start_index + 1, ...`` in order."""
+
+    def __init__(self, start_index=None, num_samples=None):
+        super().__init__(num_samples)
+        self.start_index = start_index or 0
+
+    def _all(self, n, rng):
+        return range(self.start_index, n)
+
+
+class RandomSampler(Sampler):
+    """A random order of all indices (with ``replacement``: n independent draws)."""
+
+    random = True
+
+    def __init__(self, replacement=False, num_samples=None):
+        super().__init__(num_samples)
+        self.replacement = replacement
+
+    def _all(self, n, rng):
+        if self.replacement:
+            return rng.integers(0, n, self.num_samples or n)
+        return rng.permutation(n)
+
+
+class SubsetSampler(Sampler):
+    """The given indices, in the given order."""
+
+    def __init__(self, indices, num_samples=None):
+        super().__init__(num_samples)
+        self.indices = [int(i) for i in indices]
+
+    def _all(self, n, rng):
+        return self.indices
+
+
+class SubsetRandomSampler(SubsetSampler):
+    """The given indices, in a random order."""
+
+    random = True
+
+    def _all(self, n, rng):
+        return [self.indices[i] for i in rng.permutation(len(self.indices))]
+
+
+# ---- GeneratorDataset -------------------------------------------------------------------------------
+
+
+def _is_random_access(source):
+    return hasattr(source, "__getitem__") and hasattr(source, "__len__")
+
+
+class GeneratorDataset(Dataset):
+    """Rows from Python: a random-access object, a generator function, or an iterable.
+
+    Each item the source gives is one row: a tuple of arrays (one per column) or a single array
+    (one column). Values become numpy arrays (Tensors become their numpy arrays).
+
+    ``GeneratorDataset(my_list_of_tuples, ["data", "label"])`` is shuffled each epoch (it is random
+    access; pass ``shuffle=False`` to keep the order); ``GeneratorDataset(gen_fn, ["data"])`` calls
+    ``gen_fn()`` at the start of each epoch and reads it in order. ``num_samples`` caps the rows.
+    ``num_parallel_workers`` and ``python_multiprocessing`` are accepted and ignored: mslab reads
+    in one process.
+    """
+
+    op_name = "GeneratorDataset"
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
+                 num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
+                 python_multiprocessing=True, max_rowsize=None):
+        super().__init__()
+        if num_shards not in (None, 1):
+            raise NotImplementedError(f"{self.op_name}: sharding (num_shards={num_shards}) is not supported by mslab")
+        self.source = source
+        self.random_access = _is_random_access(source)
+        if not self.random_access and not hasattr(source, "__iter__") and not callable(source):
+            raise TypeError(f"{self.op_name}: source must be random access (__getitem__ and __len__), "
+                            f"iterable, or a generator function; got {type(source).__name__}")
+        if not self.random_access and (shuffle or sampler is not None):
+            raise ValueError(f"{self.op_name}: shuffle and sampler need a random-access source "
+                             f"(with __getitem__ and __len__); a generator or iterable is read in order")
+        if schema is not None and column_names is None:
+            column_names = getattr(schema, "column_names", None)
+        self.column_names = _as_list(column_names, self.op_name)
+        self.column_types = list(column_types) if column_types is not None else None
+        if self.column_types is not None and self.column_names is not None \
+                and len(self.column_types) != len(self.column_names):
+            raise ValueError(f"{self.op_name}: {len(self.column_types)} column_types for "
+                             f"{len(self.column_names)} column_names")
+        if num_samples is not None and (not isinstance(num_samples, (int, np.integer)) or num_samples < 0):
+            raise ValueError(f"{self.op_name}: num_samples must be an int >= 0, got {num_samples!r}")
+        self.num_samples = num_samples or None  # 0 means all, as in MindSpore
+        if sampler is not None and not isinstance(sampler, Sampler):
+            sampler = SubsetSampler(sampler)
+        self.sampler = sampler
+        self.shuffle_rows = shuffle is None or bool(shuffle)
+        self._ncols = None if self.column_names is None else len(self.column_names)
+
+    # ---- reading -------------------------------------------------------------------------------
+    def _indices(self, run):
+        n = len(self.source)
+        if self.sampler is not None:
+            idx = self.sampler._indices(n, run.rng(self) if self.sampler.random else None)
+        elif self.shuffle_rows:
+            idx = run.rng(self).permutation(n)
+        else:
+            idx = range(n)
+        return idx if self.num_samples is None else idx[:self.num_samples]
+
+    def _items(self, run):
+        if self.random_access:
+            for k, i in enumerate(self._indices(run)):
+                yield k, self.source[int(i)], f" (source index {int(i)})"
+            return
+        src = self.source if hasattr(self.source, "__iter__") else self.source()
+        for k, item in enumerate(src):
+            if self.num_samples is not None and k >= self.num_samples:
+                return
+            yield k, item, ""
+
+    def _rows(self, run):
+        ncols = self._ncols
+        for k, item, where in self._items(run):
+            try:
+                row = to_row(item)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"{self.op_name}: row {k}{where}: {e}") from e
+            if ncols is None:
+                ncols = len(row)
+            elif len(row) != ncols:
+                expected = (f"column_names has {ncols}: {self.column_names}" if self.column_names is not None
+                            else f"row 0 had {ncols}")
+                raise ValueError(f"{self.op_name}: row {k}{where} has {len(row)} column(s), but {expected}")
+            if self.column_types is not None:
+                row = tuple(a.astype(_np_type(t), copy=False) for a, t in zip(row, self.column_types))
+            yield row
+
+    def _size(self):
+        if self.random_access:
+            n = len(self.source)
+            if self.sampler is not None:
+                n = len(self.sampler._indices(n, np.random.default_rng(0)))
+            return n if self.num_samples is None else min(n, self.num_samples)
+        return sum(1 for _ in self._items(_Run(self, seed=0)))  # a generator: count one pass
+
+    def _columns(self):
+        if self.column_names is not None:
+            return list(self.column_names)
+        if self._ncols is None:
+            self._ncols = len(self._first_row())
+        return [f"column_{i}" for i in range(self._ncols)]
+
+
+def _np_type(t):
+    from mslab.common import dtype as mstype
+    return mstype.to_numpy(t)
+
+
+# ---- NumpySlicesDataset -----------------------------------------------------------------------------
+
+
+class _Slices:
+    """Rows i of each column array: random access over a list of equally long arrays."""
+
+    def __init__(self, columns):
+        self.columns = columns
+
+    def __len__(self):
+        return len(self.columns[0])
+
+    def __getitem__(self, i):
+        return tuple(c[i] for c in self.columns)
+
+
+class NumpySlicesDataset(GeneratorDataset):
+    """Rows sliced along the first axis of arrays, as ``mindspore.dataset.NumpySlicesDataset``.
+
+    ``data`` is a dict (its keys name the columns), a tuple of arrays (one column each), a list of
+    arrays (one column each), or one array / list of numbers (one column). Columns not named are
+    ``column_0, column_1, ...``. Shuffled by default, like every random-access source.
+    """
+
+    op_name = "NumpySlicesDataset"
+
+    def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None):
+        names = None
+        if isinstance(data, dict):
+            names, cols = list(data), list(data.values())
+        elif isinstance(data, tuple) or (isinstance(data, list) and data
+                                         and all(hasattr(c, "shape") and len(c.shape) >= 1 for c in data)):
+            cols = list(data)
+        else:
+            cols = [data]
+        cols = [c.asnumpy() if hasattr(c, "asnumpy") else np.asarray(c) for c in cols]
+        if not cols:
+            raise ValueError(f"{self.op_name}: data has no columns")
+        column_names = _as_list(column_names, self.op_name) or names or [f"column_{i}" for i in range(len(cols))]
+        if len(column_names) != len(cols):
+            raise ValueError(f"{self.op_name}: {len(column_names)} column_names for {len(cols)} columns")
+        for name, c in zip(column_names, cols):
+            if c.ndim == 0:
+                raise ValueError(f"{self.op_name}: column '{name}' is a scalar; slicing needs a first axis")
+            if len(c) != len(cols[0]):
+                lengths = {n: len(a) for n, a in zip(column_names, cols)}
+                raise ValueError(f"{self.op_name}: columns have different lengths along the first axis: {lengths}")
+        super().__init__(_Slices(cols), column_names, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
+                         num_shards=num_shards, shard_id=shard_id)
+
+
+# ---- MnistDataset -----------------------------------------------------------------------------------
+
+_PREFIXES = {"train": "train", "test": "t10k"}
+
+
+def _find(folder, prefix, kind, ndim):
+    for sep in ("-", "."):
+        for ext in ("", ".gz"):
+            path = os.path.join(folder, f"{prefix}-{kind}{sep}idx{ndim}-ubyte{ext}")
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+class _MnistFiles:
+    """Random access over the (image, label) pairs of the IDX files, read on first use."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+        self._images = self._labels = None
+
+    def _load(self):
+        images, labels = [], []
+        for img_path, lbl_path in self.pairs:
+            img, lbl = read_idx(img_path), read_idx(lbl_path)
+            if img.ndim != 3 or lbl.ndim != 1 or len(img) != len(lbl):
+                raise ValueError(f"MnistDataset: {img_path} holds shape {img.shape} and {lbl_path} shape "
+                                 f"{lbl.shape}; expected (N, height, width) images and N labels")
+            images.append(img.astype(np.uint8, copy=False))
+            labels.append(lbl.astype(np.uint32))
+        self._images = np.concatenate(images)[..., None]
+        self._labels = np.concatenate(labels)
+
+    def __len__(self):
+        if self._images is None:
+            self._load()
+        return len(self._labels)
+
+    def __getitem__(self, i):
+        if self._images is None:
+            self._load()
+        return self._images[i], self._labels[i]
+
+
+class MnistDataset(GeneratorDataset):
+    """MNIST-style IDX files: columns ``image`` (uint8, (height, width, 1)) and ``label`` (uint32).
+
+    ``dataset_dir`` holds ``train-images-idx3-ubyte`` / ``train-labels-idx1-ubyte`` and/or
+    ``t10k-images-idx3-ubyte`` / ``t10k-labels-idx1-ubyte`` (each may end in ``.gz``).
+    ``usage`` is ``"train"``, ``"test"`` or ``"all"`` (the default: train then test, whichever are
+    there). Shuffled by default. mslab ships a small real dataset in this format:
+    ``MnistDataset(mslab.dataset.digits_path(), usage="train")``.
+    """
+
+    op_name = "MnistDataset"
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        usage = "all" if usage is None else usage
+        if usage not in ("train", "test", "all"):
+            raise ValueError(f"MnistDataset: usage must be 'train', 'test' or 'all', got {usage!r}")
+        dataset_dir = os.fspath(dataset_dir)
+        if not os.path.isdir(dataset_dir):
+            raise ValueError(f"MnistDataset: dataset_dir {dataset_dir!r} is not a folder")
+        pairs = []
+        for part in (("train", "test") if usage == "all" else (usage,)):
+            prefix = _PREFIXES[part]
+            img, lbl = _find(dataset_dir, prefix, "images", 3), _find(dataset_dir, prefix, "labels", 1)
+            if img and lbl:
+                pairs.append((img, lbl))
+            elif usage != "all" or img or lbl:
+                raise ValueError(f"MnistDataset: usage={usage!r} needs {prefix}-images-idx3-ubyte and "
+                                 f"{prefix}-labels-idx1-ubyte (optionally .gz) in {dataset_dir!r}; "
+                                 f"found {sorted(os.listdir(dataset_dir))}")
+        if not pairs:
+            raise ValueError(f"MnistDataset: no MNIST files (train-images-idx3-ubyte, t10k-images-idx3-ubyte, "
+                             f"...) in {dataset_dir!r}; found {sorted(os.listdir(dataset_dir))}")
+        self.dataset_dir, self.usage = dataset_dir, usage
+        super().__init__(_MnistFiles(pairs), ["image", "label"], num_samples=num_samples, shuffle=shuffle,
+                         sampler=sampler, num_shards=num_shards, shard_id=shard_id)
+
+
+def digits_path():
+    """The folder of mslab's shipped handwritten digits (MNIST format, 8x8 images).
+
+    1797 digits from the UCI "Optical Recognition of Handwritten Digits" data (E. Alpaydin and
+    C. Kaynak, 1998; CC BY 4.0): 1497 in ``train-*`` and 300 in ``t10k-*``, pixels 0..255.
+    Use it like MNIST: ``MnistDataset(digits_path(), usage="train")``. See the README there.
+    """
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "digits")

@@ -1,0 +1,7 @@
+"""Image transforms, as ``mindspore.dataset.vision`` (2.x); the 1.x paths ``vision.c_transforms``
+and ``vision.py_transforms`` offer the same classes."""
+from mslab.dataset.vision import c_transforms, py_transforms, transforms, utils
+from mslab.dataset.vision.transforms import HWC2CHW, Normalize, Rescale, Resize, ToTensor
+from mslab.dataset.vision.utils import Inter
+
+__all__ = ["Resize", "Rescale", "Normalize", "HWC2CHW", "ToTensor", "Inter"]

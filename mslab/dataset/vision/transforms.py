@@ -1,0 +1,189 @@
+"""Image transforms, as ``mindspore.dataset.vision``: Resize, Rescale, Normalize, HWC2CHW, ToTensor.
+
+Each transform is an object you call on one image (a numpy array, height x width x channels or
+height x width) and that ``dataset.map(operations=...)`` calls on every row:
+
+    >>> import numpy as np
+    >>> img = np.array([[0, 10], [20, 30]], np.float32)[..., None]        # 2x2, one channel
+    >>> Resize((4, 4))(img)[..., 0]
+    array([[ 0. ,  2.5,  7.5, 10. ],
+           [ 5. ,  7.5, 12.5, 15. ],
+           [15. , 17.5, 22.5, 25. ],
+           [20. , 22.5, 27.5, 30. ]], dtype=float32)
+    >>> HWC2CHW()(img).shape
+    (1, 2, 2)
+"""
+import numpy as np
+
+from mslab.dataset.vision.utils import Inter
+
+
+class ImageTransform:
+    """Base of the image transforms: ``transform(image) -> image``."""
+
+    def __call__(self, *images):
+        if len(images) != 1:
+            raise TypeError(f"{type(self).__name__} takes one image, got {len(images)} inputs")
+        img = images[0]
+        img = img.asnumpy() if hasattr(img, "asnumpy") else np.asarray(img)
+        return self.apply(img)
+
+    def apply(self, img):
+        raise NotImplementedError
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({args})"
+
+
+def _check_image(name, img):
+    if img.ndim not in (2, 3):
+        raise ValueError(f"{name}: expected an image of shape (height, width) or (height, width, channels), "
+                         f"got shape {img.shape}")
+
+
+def _linear_taps(out_n, in_n):
+    """For each output pixel: the two source pixels and the weight of the second (OpenCV INTER_LINEAR).
+
+    Pixel centres line up ("half-pixel"): output pixel d samples the source at
+    ``(d + 0.5) * in_n / out_n - 0.5``; positions beyond the first or last pixel centre take
+    that edge pixel.
+    """
+    src = (np.arange(out_n, dtype=np.float64) + 0.5) * (in_n / out_n) - 0.5
+    i0 = np.floor(src).astype(np.int64)
+    frac = src - i0
+    low, high = i0 < 0, i0 >= in_n - 1
+    i0[low], frac[low] = 0, 0.0
+    i0[high], frac[high] = in_n - 1, 0.0
+    return i0, np.minimum(i0 + 1, in_n - 1), frac
+
+
+def _nearest_taps(out_n, in_n):
+    """OpenCV INTER_NEAREST: output pixel d takes source pixel floor(d * in_n / out_n)."""
+    return np.minimum(np.floor(np.arange(out_n) * (in_n / out_n)).astype(np.int64), in_n - 1)
+
+
+def resize(img, height, width, interpolation=Inter.LINEAR):
+    """``img`` resized to (height, width): bilinear (half-pixel centres) or nearest, in numpy.
+
+    The result keeps the input's dtype; integer images are rounded to nearest and clipped to the
+    type's range (OpenCV computes uint8 in fixed point, so a pixel may differ from it by 1).
+    """
+    _check_image("Resize", img)
+    h, w = img.shape[:2]
+    if interpolation == Inter.NEAREST:
+        return img[_nearest_taps(height, h)][:, _nearest_taps(width, w)]
+    if interpolation != Inter.LINEAR:
+        raise NotImplementedError(f"Resize: interpolation {Inter(interpolation).name} is not supported by mslab; "
+                                  f"use Inter.LINEAR or Inter.NEAREST")
+    y0, y1, fy = _linear_taps(height, h)
+    x0, x1, fx = _linear_taps(width, w)
+    x = img.astype(np.float64)
+    if x.ndim == 3:
+        fy, fx = fy[:, None, None], fx[None, :, None]
+    else:
+        fy, fx = fy[:, None], fx[None, :]
+    rows0, rows1 = x[y0], x[y1]
+    top = rows0[:, x0] * (1 - fx) + rows0[:, x1] * fx
+    bottom = rows1[:, x0] * (1 - fx) + rows1[:, x1] * fx
+    out = top * (1 - fy) + bottom * fy
+    if img.dtype.kind in "ui":
+        info = np.iinfo(img.dtype)
+        out = np.clip(np.rint(out), info.min, info.max)
+    elif img.dtype.kind == "b":
+        out = out >= 0.5
+    return out.astype(img.dtype)
+
+
+class Resize(ImageTransform):
+    """Resize to ``size`` = (height, width), or an int: the shorter side becomes ``size``, keeping the
+    aspect ratio. ``interpolation`` is ``Inter.LINEAR`` (bilinear, the default) or ``Inter.NEAREST``.
+    """
+
+    def __init__(self, size, interpolation=Inter.LINEAR):
+        if isinstance(size, (int, np.integer)):
+            size = int(size)
+        else:
+            size = tuple(int(s) for s in size)
+            if len(size) == 1:
+                size = size[0]
+            elif len(size) != 2:
+                raise ValueError(f"Resize: size must be an int or (height, width), got {size}")
+        if min(size if isinstance(size, tuple) else (size,)) < 1:
+            raise ValueError(f"Resize: sizes must be >= 1, got {size}")
+        self.size = size
+        self.interpolation = Inter(interpolation)
+
+    def apply(self, img):
+        _check_image("Resize", img)
+        h, w = img.shape[:2]
+        if isinstance(self.size, tuple):
+            oh, ow = self.size
+        elif h <= w:
+            oh, ow = self.size, int(self.size * w / h)
+        else:
+            oh, ow = int(self.size * h / w), self.size
+        return resize(img, oh, ow, self.interpolation)
+
+
+class Rescale(ImageTransform):
+    """``image * rescale + shift`` as float32 (``Rescale(1/255, 0)`` maps 0..255 to 0..1)."""
+
+    def __init__(self, rescale, shift):
+        self.rescale = float(rescale)
+        self.shift = float(shift)
+
+    def apply(self, img):
+        return img.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+
+
+class Normalize(ImageTransform):
+    """``(image - mean) / std`` per channel, as float32. Channels are last (``is_hwc=True``) or first."""
+
+    def __init__(self, mean, std, is_hwc=True):
+        self.mean = [float(m) for m in np.atleast_1d(mean)]
+        self.std = [float(s) for s in np.atleast_1d(std)]
+        if len(self.mean) != len(self.std):
+            raise ValueError(f"Normalize: mean has {len(self.mean)} values but std has {len(self.std)}")
+        if any(s <= 0 for s in self.std):
+            raise ValueError(f"Normalize: std values must be > 0, got {self.std}")
+        self.is_hwc = is_hwc
+
+    def apply(self, img):
+        _check_image("Normalize", img)
+        mean, std = np.float32(self.mean), np.float32(self.std)
+        if img.ndim == 3:
+            channels = img.shape[-1] if self.is_hwc else img.shape[0]
+            if len(mean) not in (1, channels):
+                raise ValueError(f"Normalize: {len(mean)} mean/std values for an image with {channels} channels "
+                                 f"(shape {img.shape}, is_hwc={self.is_hwc})")
+            if not self.is_hwc:
+                mean, std = mean[:, None, None], std[:, None, None]
+        elif len(mean) != 1:
+            raise ValueError(f"Normalize: {len(mean)} mean/std values for a one-channel image of shape {img.shape}")
+        return (img.astype(np.float32) - mean) / std
+
+
+class HWC2CHW(ImageTransform):
+    """Move channels first: (height, width, channels) -> (channels, height, width), as networks expect.
+
+    A (height, width) image is returned unchanged.
+    """
+
+    def apply(self, img):
+        _check_image("HWC2CHW", img)
+        return img if img.ndim == 2 else np.ascontiguousarray(img.transpose(2, 0, 1))
+
+
+class ToTensor(ImageTransform):
+    """HWC image (0..255) -> CHW float32 in 0..1, as ``vision.ToTensor``."""
+
+    def __init__(self, output_type=np.float32):
+        self.output_type = output_type
+
+    def apply(self, img):
+        _check_image("ToTensor", img)
+        if img.ndim == 2:
+            img = img[..., None]
+        from mslab.common import dtype as mstype
+        return (img.transpose(2, 0, 1) / 255.0).astype(mstype.to_numpy(self.output_type))
