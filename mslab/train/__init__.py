@@ -1,5 +1,18 @@
-"""Training helpers, as ``mindspore.train``: metrics and checkpoints."""
-from mslab.train import metrics, serialization
+"""Training helpers, as ``mindspore.train``: Model, callbacks, DatasetHelper, metrics and checkpoints."""
+from mslab.train import callback, dataset_helper, metrics, model, serialization
+from mslab.train.callback import (
+    Callback,
+    CheckpointConfig,
+    EarlyStopping,
+    History,
+    LearningRateScheduler,
+    LossMonitor,
+    ModelCheckpoint,
+    ProgressBar,
+    RunContext,
+    TimeMonitor,
+)
+from mslab.train.dataset_helper import DatasetHelper, connect_network_with_dataset
 from mslab.train.metrics import (
     MAE,
     MSE,
@@ -15,4 +28,5 @@ from mslab.train.metrics import (
     get_metrics,
     names,
 )
+from mslab.train.model import Model
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
