@@ -125,6 +125,8 @@ UNARY = {
     "Square": (F.square, {}),
     "Abs": (F.abs, {"min_abs": 0.1}),
     "Tanh": (F.tanh, {}),
+    "Sin": (F.sin, {}),
+    "Cos": (F.cos, {}),
     "Sigmoid": (F.sigmoid, {"lo": -8.0, "hi": 8.0}),
     "ReLU": (F.relu, {"min_abs": 0.1}),
 }

@@ -207,8 +207,6 @@ def test_schedules(make, formula):
 
 
 def test_cosine_decay_lr():
-    if not hasattr(ms.ops.functional, "cos"):
-        pytest.skip("ops.cos is not there yet")
     sched = nn.CosineDecayLR(0.01, 0.1, 4)
     for s in range(6):
         want = 0.01 + 0.5 * 0.09 * (1 + np.cos(np.pi * min(s, 4) / 4))

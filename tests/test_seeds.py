@@ -100,14 +100,9 @@ def test_seed003_linear_net_with_train_one_step_cell(mode, capsys):
 
 # ---- seed 003 [3] / seed 004: TrainOneStepCell re-implemented ---------------------------------------
 import mslab.ops as ops  # noqa: E402
+from mslab.communication import get_group_size  # noqa: E402
 from mslab.context import ParallelMode, get_auto_parallel_context  # noqa: E402, F401
 from mslab.ops import functional as F  # noqa: E402  (the seed uses F without importing it)
-
-try:
-    from mslab.communication import get_group_size
-except ImportError:  # mslab has no communication package yet; one device
-    def get_group_size():
-        return 1
 
 
 def auto_parallel_context():
@@ -185,14 +180,8 @@ def train_with(cell_class, mode, data_parallel=False):
     return losses, [net.fc.weight.asnumpy(), net.fc.bias.asnumpy()]
 
 
-IDENTITY_ON_TUPLES = pytest.mark.xfail(
-    not isinstance(ops.identity, type(lambda: 0)), strict=False,
-    reason="engine bug: ops.identity is the Identity primitive and rejects the tuple of gradients the seed "
-           "passes it (self.grad_reducer = ops.identity); MindSpore's identity takes any value")
-
-
 @pytest.mark.parametrize("mode", BOTH)
-@pytest.mark.parametrize("data_parallel", [pytest.param(False, marks=IDENTITY_ON_TUPLES), True])
+@pytest.mark.parametrize("data_parallel", [False, True])
 def test_seed_train_one_step_cell_reimplementation_matches_nn(mode, data_parallel):
     ours = train_with(TrainOneStepCell, mode, data_parallel)
     ref = train_with(nn.TrainOneStepCell, mode)
@@ -250,9 +239,6 @@ def clipped_sgd_reference(x, y):
 
 
 @pytest.mark.parametrize("mode", BOTH)
-@pytest.mark.xfail(strict=False, reason="engine bug: GradOperation refuses the seed's sens of shape (1,) for the "
-                   "scalar loss (mslab/ir/autodiff.py: 'sens has shape (1,) but the output ... has shape ()'); "
-                   "MindSpore accepts it")
 def test_seed003_bert_gradient_clipping(mode):
     x, y = BATCHES[0]
     with in_mode(mode):

@@ -5,6 +5,8 @@ and calling a bprop rule *traces* it: backward nodes are appended to the graph, 
 the forward node it came from. In PYNATIVE mode the nodes are a tape's and the bprop rules simply
 run. Either way the result depends only on the structure of the forward computation (seed 004).
 """
+import numpy as np
+
 from mslab.ir.graph import BACKWARD, Value
 
 
@@ -43,7 +45,10 @@ def backprop(recorder, nodes, roots, sens, targets):
         for r, s in zip(roots, sens):
             if r in relevant:
                 if tuple(s.shape) != r.shape:
-                    raise ValueError(f"sens has shape {tuple(s.shape)} but the output it weights has shape {r.shape}")
+                    if int(np.prod(s.shape)) != int(np.prod(r.shape)):
+                        raise ValueError(f"sens has shape {tuple(s.shape)} but the output it weights has shape "
+                                         f"{r.shape}")
+                    s = F.reshape(s, r.shape)  # e.g. a (1,) sens for a scalar loss, as MindSpore accepts
                 accumulate(r, s)
         for n in reversed(active):
             g = grads.get(n.out)

@@ -90,12 +90,24 @@ class Cell:
         setattr(self, param_name, param)
 
     def update_parameters_name(self, prefix="", recurse=True):
-        """Prefix the names of this Cell's parameters (and its children's): how ``fc.weight`` is made."""
-        for p in self._params.values():
-            p._name = prefix + p.name
+        """Name every parameter ``prefix`` + its attribute path in this Cell: how ``fc.weight`` is made.
+
+        Names are rebuilt from the path each time (as MindSpore does), so a network assigned into
+        several wrappers takes the path of the latest one instead of piling prefixes up.
+        """
+        seen = set()
+        for path, p in self._param_paths("", recurse):
+            if id(p) not in seen:
+                seen.add(id(p))
+                p._name = prefix + path
+
+    def _param_paths(self, base, recurse):
+        for key, p in self._params.items():
+            yield base + key, p
         if recurse:
-            for c in self._cells.values():
-                c.update_parameters_name(prefix, True)
+            for name, c in self._cells.items():
+                if c is not None:
+                    yield from c._param_paths(f"{base}{name}.", True)
 
     # ---- walking ------------------------------------------------------------------------------
     def parameters_and_names(self, name_prefix="", expand=True):

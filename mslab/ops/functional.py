@@ -41,6 +41,8 @@ neg = M.Neg()
 exp = M.Exp()
 log = M.Log()
 sqrt = M.Sqrt()
+sin = M.Sin()
+cos = M.Cos()
 square = M.Square()
 abs = M.Abs()
 sign = M.Sign()
@@ -109,7 +111,14 @@ _zeros = A.Zeros()
 _ones = A.Ones()
 _scalar_to_tensor = A.ScalarToTensor()
 _tuple_to_array = A.TupleToArray()
-identity = A.Identity()
+_identity = A.Identity()
+
+
+def identity(x):
+    """x itself (``ops.identity``); a tuple of tensors comes back as a tuple (TrainOneStepCell's grad_reducer)."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(identity(v) for v in x)
+    return _identity(x)
 _stop_gradient = A.StopGradient()
 size = A.Size()
 rank = A.Rank()
@@ -301,4 +310,5 @@ def argmin(x, axis=None, keepdims=False):
 
 def broadcast_to(x, shape):
     return _prim(A.BroadcastTo, tuple(shape))(x)
+from mslab.ops.composite_ops import partial  # noqa: E402,F401  (F.partial, as the seeds write it)
 from mslab.ops.nn_functional import *  # noqa: E402,F401,F403

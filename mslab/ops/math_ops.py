@@ -11,6 +11,7 @@ __all__ = [
     "Abs",
     "Add",
     "BatchMatMul",
+    "Cos",
     "Div",
     "Equal",
     "Exp",
@@ -37,6 +38,7 @@ __all__ = [
     "ReluGrad",
     "Sigmoid",
     "Sign",
+    "Sin",
     "Sqrt",
     "Square",
     "Sub",
@@ -276,6 +278,20 @@ class Log(_Unary):
     floats_only = True
     def compute(self, x): return np.log(x)
     def bprop(self, x, out, dout): return (_F().div(dout, x),)
+
+
+class Sin(_Unary):
+    """sin x.  d/dx = dout * cos x."""
+    floats_only = True
+    def compute(self, x): return np.sin(x)
+    def bprop(self, x, out, dout): return (_F().mul(dout, _F().cos(x)),)
+
+
+class Cos(_Unary):
+    """cos x.  d/dx = -dout * sin x."""
+    floats_only = True
+    def compute(self, x): return np.cos(x)
+    def bprop(self, x, out, dout): return (_F().neg(_F().mul(dout, _F().sin(x))),)
 
 
 class Sqrt(_Unary):
