@@ -5,9 +5,12 @@ and calling a bprop rule *traces* it: backward nodes are appended to the graph, 
 the forward node it came from. In PYNATIVE mode the nodes are a tape's and the bprop rules simply
 run. Either way the result depends only on the structure of the forward computation (seed 004).
 """
+import contextlib
+
 import numpy as np
 
 from mslab.ir.graph import BACKWARD, Value
+from mslab.runtime import state
 
 
 def _differentiable(v):
@@ -40,6 +43,18 @@ def backprop(recorder, nodes, roots, sens, targets):
     def accumulate(v, g):
         old = grads.get(v)
         grads[v] = g if old is None else F.add(old, g)
+
+    # Tapes recording around this gradient call (``with mslab.record():`` over a PYNATIVE training
+    # step) see the backward primitives run too: label them backward as well.
+    outer = [t for t in state.tapes if t is not recorder]
+    with contextlib.ExitStack() as labels:
+        for t in outer:
+            labels.enter_context(t.in_phase(BACKWARD))
+        return _run_bprops(recorder, active, roots, sens, targets, relevant, grads, accumulate, keep)
+
+
+def _run_bprops(recorder, active, roots, sens, targets, relevant, grads, accumulate, keep):
+    from mslab.ops import functional as F
 
     with recorder.in_phase(BACKWARD):
         for r, s in zip(roots, sens):
