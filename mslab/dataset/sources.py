@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 
+from mslab.common import dtype as mstype
 from mslab.dataset.engine import Dataset, _as_list, _Run, to_row
 from mslab.dataset.idx import read_idx
 
@@ -165,7 +166,7 @@ class GeneratorDataset(Dataset):
                             else f"row 0 had {ncols}")
                 raise ValueError(f"{self.op_name}: row {k}{where} has {len(row)} column(s), but {expected}")
             if self.column_types is not None:
-                row = tuple(a.astype(_np_type(t), copy=False) for a, t in zip(row, self.column_types))
+                row = tuple(a.astype(mstype.to_numpy(t), copy=False) for a, t in zip(row, self.column_types))
             yield row
 
     def _size(self):
@@ -182,11 +183,6 @@ class GeneratorDataset(Dataset):
         if self._ncols is None:
             self._ncols = len(self._first_row())
         return [f"column_{i}" for i in range(self._ncols)]
-
-
-def _np_type(t):
-    from mslab.common import dtype as mstype
-    return mstype.to_numpy(t)
 
 
 # ---- NumpySlicesDataset -----------------------------------------------------------------------------

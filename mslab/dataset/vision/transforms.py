@@ -15,6 +15,7 @@ height x width) and that ``dataset.map(operations=...)`` calls on every row:
 """
 import numpy as np
 
+from mslab.common import dtype as mstype
 from mslab.dataset.vision.utils import Inter
 
 
@@ -42,20 +43,22 @@ def _check_image(name, img):
                          f"got shape {img.shape}")
 
 
-def _linear_taps(out_n, in_n):
+def _linear_taps(out_n, in_n, clamp_weights=True):
     """For each output pixel: the two source pixels and the weight of the second (OpenCV INTER_LINEAR).
 
     Pixel centres line up ("half-pixel"): output pixel d samples the source at
-    ``(d + 0.5) * in_n / out_n - 0.5``; positions beyond the first or last pixel centre take
-    that edge pixel.
+    ``(d + 0.5) * in_n / out_n - 0.5`` (in float32, as OpenCV). Positions beyond the first or last
+    pixel centre take that edge pixel. (OpenCV clamps the weights along the width, but only the
+    row indices along the height; the values agree except for the rounding of uint8 images.)
     """
-    src = (np.arange(out_n, dtype=np.float64) + 0.5) * (in_n / out_n) - 0.5
+    src = ((np.arange(out_n, dtype=np.float64) + 0.5) * (in_n / out_n) - 0.5).astype(np.float32)
     i0 = np.floor(src).astype(np.int64)
-    frac = src - i0
-    low, high = i0 < 0, i0 >= in_n - 1
-    i0[low], frac[low] = 0, 0.0
-    i0[high], frac[high] = in_n - 1, 0.0
-    return i0, np.minimum(i0 + 1, in_n - 1), frac
+    frac = (src - i0).astype(np.float32)
+    if clamp_weights:
+        low, high = i0 < 0, i0 >= in_n - 1
+        i0[low], frac[low] = 0, 0.0
+        i0[high], frac[high] = in_n - 1, 0.0
+    return np.clip(i0, 0, in_n - 1), np.clip(i0 + 1, 0, in_n - 1), frac
 
 
 def _nearest_taps(out_n, in_n):
@@ -63,11 +66,38 @@ def _nearest_taps(out_n, in_n):
     return np.minimum(np.floor(np.arange(out_n) * (in_n / out_n)).astype(np.int64), in_n - 1)
 
 
+_COEF_BITS = 11  # OpenCV's INTER_RESIZE_COEF_BITS: uint8 weights are integers out of 2048
+
+
+def _resize_linear_u8(img, height, width):
+    """OpenCV's fixed-point bilinear resize of a uint8 image (bit-exact with cv2.resize INTER_LINEAR).
+
+    The weights become integers out of 2048; a horizontal pass sums pixel * weight exactly, and a
+    vertical pass combines two such rows with the shifts OpenCV's vector code uses.
+    """
+    h, w = img.shape[:2]
+    scale = 1 << _COEF_BITS
+    y0, y1, fy = _linear_taps(height, h, clamp_weights=False)
+    x0, x1, fx = _linear_taps(width, w)
+    ax0 = np.rint((np.float32(1) - fx) * np.float32(scale)).astype(np.int64)
+    by0 = np.rint((np.float32(1) - fy) * np.float32(scale)).astype(np.int64)
+    ax1, by1 = scale - ax0, scale - by0
+    if img.ndim == 3:
+        ax0, ax1, by0, by1 = ax0[:, None], ax1[:, None], by0[:, None, None], by1[:, None, None]
+    else:
+        by0, by1 = by0[:, None], by1[:, None]
+    x = img.astype(np.int64)
+    rows = x[:, x0] * ax0 + x[:, x1] * ax1                      # (h, width[, c]), scaled by 2048
+    v = (((rows[y0] >> 4) * by0) >> 16) + (((rows[y1] >> 4) * by1) >> 16)
+    return np.clip((v + 2) >> 2, 0, 255).astype(np.uint8)      # total shift 22 = 2 * 11 bits
+
+
 def resize(img, height, width, interpolation=Inter.LINEAR):
     """``img`` resized to (height, width): bilinear (half-pixel centres) or nearest, in numpy.
 
-    The result keeps the input's dtype; integer images are rounded to nearest and clipped to the
-    type's range (OpenCV computes uint8 in fixed point, so a pixel may differ from it by 1).
+    Matches OpenCV's ``cv2.resize`` (which MindSpore uses): uint8 images bit for bit (OpenCV's
+    fixed-point arithmetic), float images to rounding. Other integer types are computed in float,
+    rounded to nearest and clipped to the type's range. The result keeps the input's dtype.
     """
     _check_image("Resize", img)
     h, w = img.shape[:2]
@@ -76,9 +106,12 @@ def resize(img, height, width, interpolation=Inter.LINEAR):
     if interpolation != Inter.LINEAR:
         raise NotImplementedError(f"Resize: interpolation {Inter(interpolation).name} is not supported by mslab; "
                                   f"use Inter.LINEAR or Inter.NEAREST")
+    if img.dtype == np.uint8:
+        return _resize_linear_u8(img, height, width)
     y0, y1, fy = _linear_taps(height, h)
     x0, x1, fx = _linear_taps(width, w)
     x = img.astype(np.float64)
+    fy, fx = fy.astype(np.float64), fx.astype(np.float64)
     if x.ndim == 3:
         fy, fx = fy[:, None, None], fx[None, :, None]
     else:
@@ -185,5 +218,4 @@ class ToTensor(ImageTransform):
         _check_image("ToTensor", img)
         if img.ndim == 2:
             img = img[..., None]
-        from mslab.common import dtype as mstype
         return (img.transpose(2, 0, 1) / 255.0).astype(mstype.to_numpy(self.output_type))
