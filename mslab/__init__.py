@@ -4,7 +4,7 @@
 grad, value_and_grad, nn, ops, ...) plus what lets a learner look inside: ``trace`` (the graph a call
 compiles to) and ``record`` (the PYNATIVE tape).
 """
-from mslab import common, nn, ops
+from mslab import common, dataset, nn, ops, train
 from mslab.common import dtype
 from mslab.common.dtype import (
                                 bool_,
@@ -26,6 +26,20 @@ from mslab.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from mslab.ops.grad_operation import grad, value_and_grad
 from mslab.runtime.compiled import jit, ms_function, trace
 from mslab.runtime.pynative import record
+from mslab.train import (
+                         Callback,
+                         CheckpointConfig,
+                         DatasetHelper,
+                         EarlyStopping,
+                         History,
+                         LearningRateScheduler,
+                         LossMonitor,
+                         Model,
+                         ModelCheckpoint,
+                         RunContext,
+                         TimeMonitor,
+                         connect_network_with_dataset,
+)
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 __version__ = "0.1.0"
