@@ -1,0 +1,43 @@
+"""mslab.viz: pictures of graphs. Graph or tape -> view model -> DOT text -> SVG (system Graphviz).
+
+    import mslab.viz as viz
+    viz.forward_graph(net, x)                 # the forward graph of a Cell or function
+    viz.backward_graph(net, x)                # the backward graph autodiff generated for it
+    viz.training_graph(train_cell, x, y)      # forward + hidden backward + optimizer nodes
+    viz.tape_graph(net, x)                    # the PYNATIVE tape
+    viz.to_dot(graph); viz.to_svg(graph)      # text forms of any Graph (or Tape)
+
+Phases have their own colours (inputs, parameters, constants, forward, backward, optimizer), nodes
+are framed by Cell scope, edges carry shapes, names are IR names (stable run to run). Pure functions:
+nothing here imports widget code, matplotlib or the graphviz Python package.
+"""
+from mslab.viz.dot import STYLES, view_to_dot
+from mslab.viz.picture import GraphPicture
+from mslab.viz.render import GraphvizNotFound, have_dot, render
+from mslab.viz.views import backward_graph, forward_graph, tape_graph, training_graph
+from mslab.viz.walk import View, ViewCluster, ViewEdge, ViewNode, walk
+
+__all__ = ["to_dot", "to_svg", "forward_graph", "backward_graph", "training_graph", "tape_graph", "GraphPicture",
+           "GraphvizNotFound", "walk", "view_to_dot", "render", "have_dot", "loss_figure", "STYLES",
+           "View", "ViewNode", "ViewEdge", "ViewCluster"]
+
+
+def to_dot(graph, phases=None, collapse_depth="auto", grad_edges=False, rankdir="TB", legend=True,
+           constants=True):
+    """DOT text of a Graph or Tape (or a GraphPicture's own options when given one)."""
+    if isinstance(graph, GraphPicture):
+        return graph.dot
+    return GraphPicture(graph, phases=phases, collapse_depth=collapse_depth, grad_edges=grad_edges,
+                        rankdir=rankdir, legend=legend, constants=constants).dot
+
+
+def to_svg(graph, **options):
+    """SVG text of a Graph, Tape, GraphPicture or DOT string (GraphvizNotFound without ``dot``)."""
+    dot_text = graph if isinstance(graph, str) else to_dot(graph, **options)
+    return render(dot_text, "svg")
+
+
+def loss_figure(*args, **kwargs):
+    """A matplotlib Figure of loss/metric curves (see ``mslab.viz.loss_curve``; imports matplotlib)."""
+    from mslab.viz.loss_curve import loss_figure as f
+    return f(*args, **kwargs)
