@@ -39,15 +39,15 @@ class CheckpointConfig:
         seconds = _non_negative_int(owner, "save_checkpoint_seconds", save_checkpoint_seconds)
         keep_max = _non_negative_int(owner, "keep_checkpoint_max", keep_checkpoint_max)
         per_n = _non_negative_int(owner, "keep_checkpoint_per_n_minutes", keep_checkpoint_per_n_minutes)
+        if not steps and not seconds and not keep_max and not per_n:
+            raise ValueError("CheckpointConfig: save_checkpoint_steps, save_checkpoint_seconds, keep_checkpoint_max "
+                             "and keep_checkpoint_per_n_minutes cannot all be 0 or None")
         if steps:
             seconds = None
         if keep_max:
             per_n = None
         elif not per_n:
             keep_max = 1
-        if not steps and not seconds and not keep_max and not per_n:
-            raise ValueError("CheckpointConfig: save_checkpoint_steps, save_checkpoint_seconds, keep_checkpoint_max "
-                             "and keep_checkpoint_per_n_minutes cannot all be 0 or None")
         if enc_key is not None:
             raise NotImplementedError("CheckpointConfig: encrypted checkpoints (enc_key) are not supported by mslab")
         self._save_checkpoint_steps = steps
