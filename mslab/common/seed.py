@@ -16,6 +16,9 @@ import numpy as np
 
 _seed = None
 _rng = np.random.default_rng()
+# Functions set_seed calls with the new seed. mslab.dataset registers one to re-seed its shuffles
+# (this module cannot import mslab.dataset: imports point down the chain, never up).
+_set_seed_hooks = []
 
 
 def set_seed(seed):
@@ -29,6 +32,8 @@ def set_seed(seed):
     _seed = seed
     _rng = np.random.default_rng(seed)
     np.random.seed(seed % 2**32)
+    for hook in _set_seed_hooks:  # e.g. mslab.dataset.config.set_seed
+        hook(seed)
 
 
 def get_seed():
