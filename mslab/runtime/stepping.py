@@ -1,0 +1,430 @@
+"""One training step, one stage (or one node) at a time: what the step-through view drives.
+
+``TrainStepSession(train_cell, x, y)`` takes a TrainOneStepCell (or any Cell whose call computes
+gradients and updates weights) and its inputs, and lets a learner walk through ONE real step::
+
+    s = TrainStepSession(train_net, x, y)
+    s.next_stage()          # forward: the network and the loss run
+    s.loss                  # the loss, as a numpy array
+    s.next_stage()          # sens: the initial gradient d(loss)/d(loss), filled with TrainOneStepCell.sens
+    s.run_to_end()          # backward, grad reduce, optimizer: the weights are now updated, for real
+    s.gradients             # {parameter name: the gradient the optimizer read}
+    s.previous()            # back one stage: parameters are restored and the step is replayed
+
+GRAPH mode: the Cell is compiled through its normal path (the same CompileCache a call uses) and the
+compiled graph is run with ``Executor.steps``: every value is the executor's own buffer, and the
+optimizer's ``Assign`` nodes write the weights in place as stepping passes them.
+
+PYNATIVE mode: the step runs once, for real, under ``mslab.record()``; the tape holds every primitive
+that ran (the forward for the loss, the forward again inside GradOperation, the backward, the
+optimizer) with handles to the real tensors. Stepping walks the tape; the weights are put back to
+their values before the call and each recorded ``Assign`` is replayed as stepping passes it.
+
+Stages are derived from the graph, not declared: see ``stage_of``. Gradients are found from the
+graph's structure: see ``gradient_values``. Going back (``previous``) restores every Parameter of
+the Cell from the snapshot taken at the start and replays up to the earlier position.
+"""
+import numpy as np
+
+from mslab import context
+from mslab.common.tensor import Tensor
+from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
+from mslab.runtime.pytree import flatten
+
+FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
+    "forward", "sens", "grad forward", "backward", "grad reduce", "optimizer", "return")
+STAGES = (FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN)
+
+EXPLAIN = {
+    FORWARD_S: "Forward: the network runs on the batch and the loss function turns its output into one number, "
+               "the loss. This is `loss = self.network(*inputs)` in TrainOneStepCell.construct.",
+    SENS: "Sens: backpropagation needs a starting gradient, d(loss)/d(loss). TrainOneStepCell fills a tensor "
+          "shaped like the loss with `sens` (1.0 unless you set it): `F.fill(loss.dtype, loss.shape, self.sens)`. "
+          "It plays the part of PyTorch's `loss.backward(gradient)`.",
+    GRAD_FORWARD: "Forward again: in PYNATIVE mode GradOperation runs the network a second time while a tape records "
+                  "each operation (PyTorch's grad_fn chain). In GRAPH mode the compiler shares the first forward "
+                  "instead, so this stage does not exist there.",
+    BACKWARD_S: "Backward: the chain rule, applied node by node from the loss back to the weights. Each backward "
+                "node was generated from the bprop rule of one forward node; together they give d(loss)/d(weight) "
+                "for every trainable weight.",
+    GRAD_REDUCE: "Grad reduce: on several devices the gradients would be averaged across devices here "
+                 "(DistributedGradReducer). On one device `grad_reducer` is the identity.",
+    OPTIMIZER_S: "Optimizer: each weight moves against its gradient (for SGD: w = w - lr * grad; Momentum and Adam "
+                 "also keep running averages). `Assign` nodes write the new values into the Parameters, in place.",
+    RETURN: "Return: `F.depend(loss, self.optimizer(grads))` returns the loss computed BEFORE the update, and makes "
+            "sure the update has happened before the step counts as done.",
+}
+EMPTY = {
+    GRAD_REDUCE: "No nodes: on one device `grad_reducer` is the identity function, so the optimizer reads the "
+                 "backward outputs directly.",
+}
+
+
+class Stage:
+    """A run of consecutive nodes that share a stage name (``start``/``stop`` index the session's order)."""
+
+    __slots__ = ("name", "start", "stop", "nodes")
+
+    def __init__(self, name, start, stop, nodes):
+        self.name, self.start, self.stop, self.nodes = name, start, stop, nodes
+
+    @property
+    def explanation(self):
+        return EXPLAIN[self.name]
+
+    def __repr__(self):
+        return f"Stage({self.name!r}, nodes={len(self.nodes)})"
+
+
+def _producer(v):
+    return v.node if type(v) is Value and v.kind == "node" else None
+
+
+def _ancestors(values):
+    """Every node some value in ``values`` depends on (through tensor inputs)."""
+    seen, stack = set(), [n for n in map(_producer, values) if n is not None]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        stack.extend(m for m in map(_producer, n.inputs) if m is not None)
+    return seen
+
+
+def loss_value(graph):
+    """The Value of the loss: the graph's first output, followed back through ``Depend`` (which passes
+    its first input through and only orders the others before it)."""
+    if not graph.outputs:
+        raise ValueError(f"graph {graph.name} has no outputs, so it has no loss")
+    v = graph.outputs[0]
+    while v.kind == "node" and v.node.op == "Depend":
+        v = v.node.inputs[0]
+    return v
+
+
+def stage_of(graph):
+    """Map each node to its stage, from the graph's phases, scopes and structure:
+
+    * phase ``backward`` -> "backward"; phase ``optimizer`` -> "optimizer";
+    * forward nodes the loss depends on -> "forward";
+    * other non-backward nodes before the first backward node: at the top scope (TrainOneStepCell's own
+      construct, such as the ``Fill`` that makes sens) -> "sens"; inside the network (PYNATIVE: the
+      forward GradOperation records again) -> "grad forward";
+    * non-backward, non-optimizer nodes between the first backward and the first optimizer node
+      (``grad_reducer``) -> "grad reduce"; such nodes after the first optimizer node (``Depend``) -> "return".
+    """
+    nodes = graph.nodes
+    first_bw = next((i for i, n in enumerate(nodes) if n.phase == BACKWARD), None)
+    if first_bw is None:
+        raise ValueError(f"graph {graph.name} has no backward nodes: it is not a training step "
+                         f"(pass a TrainOneStepCell, not the network)")
+    first_opt = next((i for i, n in enumerate(nodes) if n.phase == OPTIMIZER), len(nodes))
+    loss_cone = _ancestors([loss_value(graph)])
+    out = {}
+    for i, n in enumerate(nodes):
+        if n.phase == BACKWARD:
+            s = BACKWARD_S
+        elif n.phase == OPTIMIZER:
+            s = OPTIMIZER_S
+        elif n in loss_cone:
+            s = FORWARD_S
+        elif i < first_bw:
+            s = SENS if not n.scope else GRAD_FORWARD
+        elif i < first_opt:
+            s = GRAD_REDUCE
+        else:
+            s = RETURN
+        out[n] = s
+    return out
+
+
+def gradient_values(graph, weights, stages):
+    """For each weight, the Value holding the gradient the optimizer read (None if it was not updated).
+
+    Found from structure, the same way in both modes: start at the optimizer node(s) that write the weight
+    (``Assign(weight, ...)``), walk back through the optimizer's own nodes, and stop at the first values made
+    outside the optimizer. Of those, the gradient is the one made by a backward (or grad-reduce) node with the
+    weight's shape; if several qualify, the one nearest the update. (``grad_of`` does not settle it alone: it
+    names the forward node, not which of its inputs the gradient is for, and PYNATIVE tapes do not set it.)
+    """
+    by_param = {}
+    for n in graph.nodes:
+        if n.phase == OPTIMIZER and n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value \
+                and n.inputs[0].kind == "param":
+            by_param.setdefault(id(n.inputs[0].handle), []).append(n)
+    out = []
+    for w in weights:
+        found, seen = None, set()
+        frontier = list(by_param.get(id(w), []))
+        while frontier and found is None:
+            nxt = []
+            for n in frontier:
+                for v in n.inputs:
+                    m = _producer(v)
+                    if m is None or m in seen:
+                        continue
+                    seen.add(m)
+                    if m.phase == OPTIMIZER:
+                        nxt.append(m)
+                    elif stages.get(m) in (BACKWARD_S, GRAD_REDUCE) and tuple(v.shape) == tuple(w.shape):
+                        found = v
+                        break
+                if found is not None:
+                    break
+            frontier = nxt
+        out.append(found)
+    return out
+
+
+def _compiled(cell, args):
+    """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs: the Cell's own CompileCache, filled the way
+    ``mslab.runtime.cell_call.call_cell`` fills it (so a later real call reuses this very graph)."""
+    from mslab.runtime.cell_call import _Construct
+    from mslab.runtime.compiled import CompileCache
+    cache = cell.__dict__.get("_compile_cache")
+    if cache is None:
+        cache = cell.__dict__["_compile_cache"] = CompileCache()
+        cell.__dict__["_construct_fn"] = _Construct(cell)
+    return cache.get(cell.__dict__["_construct_fn"], args)
+
+
+def _tensor_leaves(args):
+    for a in args:
+        if isinstance(a, Tensor):
+            yield a
+        elif isinstance(a, (tuple, list)):
+            yield from _tensor_leaves(a)
+
+
+class TrainStepSession:
+    """Walk one real training step of ``train_cell(*inputs)`` stage by stage or node by node.
+
+    ``mode``: ``mslab.GRAPH_MODE`` or ``mslab.PYNATIVE_MODE`` (default: the current context). Creating a
+    session changes nothing in PYNATIVE mode either: the recorded call's effects are undone until stepping
+    replays them. At ``position`` p the first p nodes of ``order`` have run.
+    """
+
+    def __init__(self, train_cell, *inputs, mode=None):
+        self.cell = train_cell
+        self.inputs = inputs
+        self.mode = context.get_context("mode") if mode is None else mode
+        self.params = list(dict.fromkeys(train_cell.get_parameters()))
+        self.snapshot = {id(p): p._data.copy() for p in self.params}
+        self.weights = list(getattr(train_cell, "weights", None) or train_cell.trainable_params())
+        if self.mode == context.GRAPH_MODE:
+            self._compiled = _compiled(train_cell, inputs)
+            self.graph = self._compiled.graph
+            self.executor = self._compiled.executor
+            self._arrays = [t._data for t in _tensor_leaves(inputs)]
+            sched = {step[4]: k for k, step in enumerate(self.executor.schedule)}
+            self.folded = set(self.executor.folded)
+            self._sched_index = [sched.get(n, -1) for n in self.graph.nodes]
+        else:
+            self._record()
+            self.folded = set()
+        self.order = list(self.graph.nodes)
+        self.stage_map = stage_of(self.graph)
+        self.stages = self._runs()
+        self.loss_v = loss_value(self.graph)
+        self.grad_vs = gradient_values(self.graph, self.weights, self.stage_map)
+        self._param_value = {id(v.handle): v for v in self.graph.params}
+        self.position = 0
+        self._cursor = -1
+        self._restart()
+
+    # ---- building --------------------------------------------------------------------------------
+    def _record(self):
+        from mslab.runtime.pynative import record
+        from mslab.testing.modes import in_mode
+        with in_mode(context.PYNATIVE_MODE), record(type(self.cell).__name__) as tape:
+            out = self.cell(*self.inputs)
+            leaves, _ = flatten(out)
+            tape.mark_outputs([t for t in leaves if isinstance(t, Tensor)])
+        self.tape = tape
+        self.graph = tape.graph
+        self.returned = out
+        self.after = {id(p): p._data.copy() for p in self.params}
+        self._restore()
+
+    def _runs(self):
+        runs = []
+        for i, n in enumerate(self.order):
+            s = self.stage_map[n]
+            if runs and runs[-1].name == s:
+                runs[-1].stop = i + 1
+                runs[-1].nodes.append(n)
+            else:
+                runs.append(Stage(s, i, i + 1, [n]))
+        names = [r.name for r in runs]
+        # A stage with no nodes (one device: no grad reduce) is shown empty where it would run.
+        if GRAD_REDUCE not in names and OPTIMIZER_S in names:
+            k = names.index(OPTIMIZER_S)
+            runs.insert(k, Stage(GRAD_REDUCE, runs[k].start, runs[k].start, []))
+        return runs
+
+    # ---- moving ----------------------------------------------------------------------------------
+    def _restore(self):
+        for p in self.params:
+            np.copyto(p._data, self.snapshot[id(p)], casting="no")
+
+    def _restart(self):
+        self._restore()
+        self.position = 0
+        if self.mode == context.GRAPH_MODE:
+            self._gen = self.executor.steps(self._arrays)
+            self._env = None
+            self._ran = 0  # scheduled nodes the executor has run
+            for _ in self.folded:  # folded nodes come first: computed when the graph was compiled
+                _, self._env = next(self._gen)
+
+    def _advance_to(self, p):
+        if self.mode == context.GRAPH_MODE:
+            need = max([self._sched_index[i] + 1 for i in range(p)] + [0])
+            while self._ran < need:
+                _, self._env = next(self._gen)
+                self._ran += 1
+        else:
+            for n in self.order[self.position:p]:
+                if n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value and n.inputs[0].kind == "param":
+                    written = n.inputs[1].handle._data if type(n.inputs[1]) is Value else n.inputs[1]
+                    np.copyto(n.inputs[0].handle._data, written, casting="unsafe")
+        self.position = p
+
+    def _stage_of_position(self, p):
+        if p == 0:
+            return -1
+        for j, st in enumerate(self.stages):
+            if st.start < p <= st.stop:
+                return j
+        return len(self.stages) - 1
+
+    def goto(self, p, cursor=None):
+        """Move to position ``p`` (0 = nothing has run; ``len(order)`` = the step is complete)."""
+        p = max(0, min(int(p), len(self.order)))
+        if p < self.position:
+            self._restart()
+        if p > self.position:
+            self._advance_to(p)
+        self._cursor = self._stage_of_position(p) if cursor is None else cursor
+        return self
+
+    def next_node(self):
+        """Run one more node."""
+        return self.goto(self.position + 1)
+
+    def previous_node(self):
+        """Go back one node (restore the weights, replay up to it)."""
+        return self.goto(self.position - 1)
+
+    def next_stage(self):
+        """Run to the end of the next stage (or of the current one, if stepping stopped inside it)."""
+        k = self._cursor
+        if k < 0 or self.position >= self.stages[k].stop:
+            k += 1
+        if k >= len(self.stages):
+            return self
+        return self.goto(self.stages[k].stop, cursor=k)
+
+    def previous(self):
+        """Back to the end of the previous stage (the weights are restored and the step replayed)."""
+        k = self._cursor - 1
+        if k < 0:
+            return self.reset()
+        return self.goto(self.stages[k].stop, cursor=k)
+
+    def run_to_end(self):
+        """Finish the step: every node runs, every weight is updated."""
+        return self.goto(len(self.order), cursor=len(self.stages) - 1)
+
+    def reset(self):
+        """Back to the start: weights as before the step, nothing run."""
+        return self.goto(0, cursor=-1)
+
+    # ---- reading ---------------------------------------------------------------------------------
+    @property
+    def done(self):
+        return self.position >= len(self.order)
+
+    @property
+    def stage_index(self):
+        """Index in ``stages`` of the stage being run or last completed (-1 before anything ran)."""
+        return self._cursor
+
+    @property
+    def stage(self):
+        """The current Stage (None before the first)."""
+        k = self.stage_index
+        return self.stages[k] if k >= 0 else None
+
+    @property
+    def current_node(self):
+        """The node that ran last (None at position 0)."""
+        return self.order[self.position - 1] if self.position else None
+
+    def has_run(self, node):
+        return node.index < self.position
+
+    def value(self, v):
+        """The numpy value of a Value or node at the current position (None if it has not run yet)."""
+        if hasattr(v, "out"):
+            v = v.out
+        if v.kind == "node" and not self.has_run(v.node):
+            return None
+        if v.kind == "param":
+            return v.handle._data
+        if self.mode == context.GRAPH_MODE:
+            if self._env is None:  # nothing has run yet: only inputs and constants exist
+                return v.array if v.kind == "const" else self._input_array(v)
+            return np.asarray(self._env[v])
+        if v.kind == "node" and v.node.prim.side_effect:
+            return v.node.inputs[0].handle._data if type(v.node.inputs[0]) is Value else None
+        return v.handle._data if v.handle is not None else v.array
+
+    def _input_array(self, v):
+        return self._arrays[self.graph.inputs.index(v)] if v in self.graph.inputs else None
+
+    @property
+    def loss(self):
+        """The loss (None until the forward stage has computed it)."""
+        return self.value(self.loss_v)
+
+    @property
+    def sens_nodes(self):
+        return [n for n in self.order if self.stage_map[n] == SENS]
+
+    @property
+    def sens(self):
+        """The initial gradient fed to backward (None until the sens stage has run)."""
+        ns = self.sens_nodes
+        return self.value(ns[-1]) if ns else None
+
+    def weight_names(self):
+        return [w.name for w in self.weights]
+
+    @property
+    def gradients(self):
+        """``{weight name: gradient array or None}``, in the optimizer's parameter order."""
+        return {w.name: (self.value(g) if g is not None else None) for w, g in zip(self.weights, self.grad_vs)}
+
+    def before(self, weight):
+        return self.snapshot[id(weight)]
+
+    @property
+    def parameters(self):
+        """``{weight name: (before, now, now - before)}`` for each trainable weight."""
+        out = {}
+        for w in self.weights:
+            b = self.snapshot[id(w)]
+            now = w._data.copy()
+            out[w.name] = (b, now, now - b)
+        return out
+
+    def stage_nodes(self, name):
+        return [n for n in self.order if self.stage_map[n] == name]
+
+    def __repr__(self):
+        mode = "GRAPH" if self.mode == context.GRAPH_MODE else "PYNATIVE"
+        st = self.stage.name if self.stage is not None else "start"
+        return (f"TrainStepSession({type(self.cell).__name__}, mode={mode}, nodes={len(self.order)}, "
+                f"position={self.position}, stage={st!r})")
