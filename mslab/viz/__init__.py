@@ -13,12 +13,12 @@ nothing here imports widget code, matplotlib or the graphviz Python package.
 """
 from mslab.viz.dot import STYLES, view_to_dot
 from mslab.viz.picture import GraphPicture
-from mslab.viz.render import GraphvizNotFound, have_dot, render
+from mslab.viz.render import GraphvizNotFound, have_dot, render_dot
 from mslab.viz.views import backward_graph, forward_graph, tape_graph, training_graph
 from mslab.viz.walk import View, ViewCluster, ViewEdge, ViewNode, walk
 
 __all__ = ["to_dot", "to_svg", "forward_graph", "backward_graph", "training_graph", "tape_graph", "GraphPicture",
-           "GraphvizNotFound", "walk", "view_to_dot", "render", "have_dot", "loss_figure", "STYLES",
+           "GraphvizNotFound", "walk", "view_to_dot", "render_dot", "have_dot", "loss_figure", "figure_svg", "STYLES",
            "View", "ViewNode", "ViewEdge", "ViewCluster"]
 
 
@@ -34,10 +34,16 @@ def to_dot(graph, phases=None, collapse_depth="auto", grad_edges=False, rankdir=
 def to_svg(graph, **options):
     """SVG text of a Graph, Tape, GraphPicture or DOT string (GraphvizNotFound without ``dot``)."""
     dot_text = graph if isinstance(graph, str) else to_dot(graph, **options)
-    return render(dot_text, "svg")
+    return render_dot(dot_text, "svg")
 
 
 def loss_figure(*args, **kwargs):
     """A matplotlib Figure of loss/metric curves (see ``mslab.viz.loss_curve``; imports matplotlib)."""
     from mslab.viz.loss_curve import loss_figure as f
     return f(*args, **kwargs)
+
+
+def figure_svg(fig):
+    """Deterministic SVG text of a matplotlib Figure (see ``mslab.viz.loss_curve``)."""
+    from mslab.viz.loss_curve import figure_svg as f
+    return f(fig)

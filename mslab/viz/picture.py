@@ -50,7 +50,7 @@ class GraphPicture:
     @property
     def svg(self):
         """The SVG text, drawn by Graphviz's ``dot`` (GraphvizNotFound if it is not installed)."""
-        return render.render(self.dot, "svg")
+        return render.render_dot(self.dot, "svg")
 
     def text(self, phase=None):
         """The IR text of the graph."""
@@ -64,7 +64,7 @@ class GraphPicture:
         elif fmt == "svg":
             data = self.svg.encode("utf-8")
         else:
-            data = render.render(self.dot, fmt)
+            data = render.render_dot(self.dot, fmt)
         with open(path, "wb") as f:
             f.write(data)
         return path

@@ -48,7 +48,7 @@ def clean_svg(svg):
     return _VERSION_COMMENT.sub("", svg)
 
 
-def render(dot_text, fmt="svg"):
+def render_dot(dot_text, fmt="svg"):
     """Run ``dot -T<fmt>`` on the DOT text: a str for ``svg``, bytes for ``png``/``pdf``."""
     key = (fmt, dot_text)
     hit = _CACHE.get(key)
@@ -65,6 +65,11 @@ def render(dot_text, fmt="svg"):
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return out
+
+
+def clear_cache():
+    """Forget rendered pictures (the next render runs ``dot`` again)."""
+    _CACHE.clear()
 
 
 def svg_body(svg):
