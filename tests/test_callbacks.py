@@ -308,3 +308,15 @@ def test_progress_bar_text_fallback():
         make_model()[1].train(2, make_ds(), callbacks=[ProgressBar(use_tqdm=False, file=buf)],
                               dataset_sink_mode=True)
     assert "epoch 2/2 [####################] 6/6" in buf.getvalue()
+
+
+def test_import_paths_of_mindspore_1x_and_2x():
+    import mslab.train.callback as cb_1x
+    import mslab.train.dataset_helper as helper_1x
+    import mslab.train.model as model_1x
+    for name in ("Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
+                 "LearningRateScheduler", "EarlyStopping", "History"):
+        assert getattr(ms, name) is getattr(ms.train, name) is getattr(cb_1x, name)
+    assert ms.Model is ms.train.Model is model_1x.Model
+    assert ms.DatasetHelper is helper_1x.DatasetHelper
+    assert ms.connect_network_with_dataset is helper_1x.connect_network_with_dataset

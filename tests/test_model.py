@@ -351,3 +351,26 @@ def test_connected_network_needs_the_helper_to_send_first():
         with pytest.raises(ValueError, match="another network"):
             connect_network_with_dataset(step_net(), helper)
         assert [p.name for p in net.trainable_params()] == ["fc.weight", "fc.bias"]
+
+
+@pytest.mark.parametrize("manager,cell", [
+    ("dynamic", "TrainOneStepWithLossScaleCell"),
+    ("fixed_drop", "TrainOneStepWithLossScaleCell"),
+    ("fixed", "TrainOneStepCell"),
+])
+def test_loss_scale_manager(manager, cell, capsys):
+    from mslab.train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager
+    mgr = {"dynamic": DynamicLossScaleManager(2 ** 10, 2, 50), "fixed_drop": FixedLossScaleManager(64.0),
+           "fixed": FixedLossScaleManager(64.0, drop_overflow_update=False)}[manager]
+    net = Net()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9, loss_scale=64.0 if manager == "fixed" else 1.0)
+    model = Model(net, loss, opt, loss_scale_manager=mgr)
+    assert type(model.train_network).__name__ == cell
+    model.train(1, make_ds(), callbacks=[LossMonitor()])
+    _, plain = make_model()
+    plain.train(1, make_ds(), callbacks=[LossMonitor()])
+    out = capsys.readouterr().out.splitlines()
+    scaled = [float(x.rsplit(" ", 1)[1]) for x in out[:6]]
+    unscaled = [float(x.rsplit(" ", 1)[1]) for x in out[6:]]
+    np.testing.assert_allclose(scaled, unscaled, rtol=1e-5)
