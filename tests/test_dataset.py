@@ -146,6 +146,8 @@ def test_samplers():
     mslab.set_seed(0)
     got = rows(ds.GeneratorDataset(list(range(10)), ["x"], sampler=ds.RandomSampler(num_samples=4)))
     assert len(got) == 4 and len(set(got)) == 4
+    with pytest.raises(ValueError, match="not both"):
+        ds.GeneratorDataset(list(range(10)), ["x"], shuffle=False, sampler=[1, 2])
 
 
 def test_source_with_wrong_column_count_names_op_and_row():

@@ -92,7 +92,9 @@ class GeneratorDataset(Dataset):
 
     ``GeneratorDataset(my_list_of_tuples, ["data", "label"])`` is shuffled each epoch (it is random
     access; pass ``shuffle=False`` to keep the order); ``GeneratorDataset(gen_fn, ["data"])`` calls
-    ``gen_fn()`` at the start of each epoch and reads it in order. ``num_samples`` caps the rows.
+    ``gen_fn()`` at the start of each epoch and reads it in order (a generator *object*, ``gen_fn()``,
+    can be read only once). ``num_samples`` caps the rows; ``sampler`` (a Sampler or a list of
+    indices) picks the indices of a random-access source instead of ``shuffle``.
     ``num_parallel_workers`` and ``python_multiprocessing`` are accepted and ignored: mslab reads
     in one process.
     """
@@ -113,6 +115,8 @@ class GeneratorDataset(Dataset):
         if not self.random_access and (shuffle or sampler is not None):
             raise ValueError(f"{self.op_name}: shuffle and sampler need a random-access source "
                              f"(with __getitem__ and __len__); a generator or iterable is read in order")
+        if sampler is not None and shuffle is not None:
+            raise ValueError(f"{self.op_name}: give shuffle or sampler, not both (the sampler sets the order)")
         if schema is not None and column_names is None:
             column_names = getattr(schema, "column_names", None)
         self.column_names = _as_list(column_names, self.op_name)
