@@ -104,6 +104,7 @@ class Model:
         self.transfer_counts = TransferCounts()  # host <-> device exchanges of the last train/eval call
         self._current_epoch_num = 0
         self._current_step_num = 0
+        self._nan_warned = False
 
     def _build_eval_network(self, eval_network, eval_indexes):
         if eval_indexes is not None and (not isinstance(eval_indexes, (list, tuple)) or len(eval_indexes) != 3):

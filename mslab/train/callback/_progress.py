@@ -92,3 +92,9 @@ class ProgressBar(Callback):
 
     def on_train_end(self, run_context):
         self.on_train_epoch_end(run_context)
+
+    def __exit__(self, *err):
+        # training raised (a NaN loss, Ctrl-C): end the bar's line so the traceback starts on its own
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
