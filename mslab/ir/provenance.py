@@ -7,7 +7,7 @@ from mslab.runtime import state
 
 _MSLAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Engine internals are never "where a node came from"; layer code in mslab/nn is (its construct line).
-_INTERNAL = tuple(os.path.join(_MSLAB, d) + os.sep for d in ("ops", "ir", "runtime", "common"))
+_INTERNAL = tuple(os.path.join(_MSLAB, d) + os.sep for d in ("ops", "ir", "runtime", "common", "viz", "widgets"))
 
 
 def child_name(parent, child):

@@ -24,20 +24,30 @@ train_flags_version = [0]
 any_compiled = [False]
 
 
-def _arg_names(fn, n):
-    fn = getattr(fn, "_names_from", None) or fn  # a gradient function names its inputs after the function
+def input_names(fn, n):
+    """Names for the ``n`` graph inputs of a call to ``fn``: its parameter names (``x``, ``label``).
+
+    A gradient function is named after the function it differentiates, and a wrapper whose construct
+    takes ``*inputs`` (TrainOneStepCell, WithLossCell, ...) after the network it passes them to.
+    """
+    fn = getattr(fn, "_names_from", None) or fn
     target = getattr(fn, "construct", fn)
     try:
         params = list(inspect.signature(target).parameters.values())
     except (TypeError, ValueError):
         params = []
+    params = [p for p in params if p.name != "self"]
+    if params and all(p.kind == p.VAR_POSITIONAL for p in params):
+        owner = getattr(fn, "cell", None) or getattr(target, "__self__", None)
+        inner = getattr(owner, "network", None) or getattr(owner, "_backbone", None)
+        if inner is not None and inner is not owner:
+            return input_names(inner, n)
     names = []
     for p in params:
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             names.append(p.name)
         elif p.kind == p.VAR_POSITIONAL:
             names.extend(f"{p.name}{i}" for i in range(n - len(names)))
-    names = [x for x in names if x != "self"]
     names += [f"arg{i}" for i in range(len(names), n)]
     return names[:n]
 
@@ -98,7 +108,7 @@ def trace(fn, *args, name=None, optimize_graph=True, names_from=None):
         raise GraphModeError("mslab.trace cannot be called while another graph is being traced")
     name = name or getattr(fn, "__name__", None) or type(fn).__name__
     graph = Graph(name)
-    sym = _symbolic_args(graph, args, _arg_names(names_from or fn, len(args)))
+    sym = _symbolic_args(graph, args, input_names(names_from or fn, len(args)))
     with tracing(graph) as tr:
         out = fn(*sym)
         leaves, tree = flatten(out)

@@ -7,7 +7,7 @@ from mslab.common.tensor import ParameterTuple, Tensor
 from mslab.context import PYNATIVE_MODE
 from mslab.ir.graph import BACKWARD
 from mslab.ops.grad_operation import grad
-from mslab.runtime.compiled import _arg_names, trace
+from mslab.runtime.compiled import input_names, trace
 from mslab.runtime.pynative import record
 from mslab.runtime.pytree import flatten
 from mslab.testing.modes import in_mode
@@ -44,7 +44,7 @@ def backward_graph(fn, *inputs, weights=None, grad_position="auto", **options):
     options.setdefault("phases", (BACKWARD,))
     if grad_position is not None or weights is not None:
         pos = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position or ())
-        names = [f"grad {n}" for n in _arg_names(fn, len(inputs))]
+        names = [f"grad {n}" for n in input_names(fn, len(inputs))]
         options.setdefault("output_names", [names[i] for i in pos] + [f"grad {w.name}" for w in weights or ()])
     return GraphPicture(g, **options)
 
