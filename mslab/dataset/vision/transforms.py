@@ -13,6 +13,8 @@ height x width) and that ``dataset.map(operations=...)`` calls on every row:
     >>> HWC2CHW()(img).shape
     (1, 2, 2)
 """
+import functools
+
 import numpy as np
 
 from mslab.common import dtype as mstype
@@ -43,6 +45,7 @@ def _check_image(name, img):
                          f"got shape {img.shape}")
 
 
+@functools.lru_cache(maxsize=64)  # the same sizes come back for every image of a data set
 def _linear_taps(out_n, in_n, clamp_weights=True):
     """For each output pixel: the two source pixels and the weight of the second (OpenCV INTER_LINEAR).
 
@@ -58,7 +61,10 @@ def _linear_taps(out_n, in_n, clamp_weights=True):
         low, high = i0 < 0, i0 >= in_n - 1
         i0[low], frac[low] = 0, 0.0
         i0[high], frac[high] = in_n - 1, 0.0
-    return np.clip(i0, 0, in_n - 1), np.clip(i0 + 1, 0, in_n - 1), frac
+    taps = np.clip(i0, 0, in_n - 1), np.clip(i0 + 1, 0, in_n - 1), frac
+    for a in taps:
+        a.flags.writeable = False  # shared through the cache
+    return taps
 
 
 def _nearest_taps(out_n, in_n):
