@@ -177,6 +177,24 @@ def gradient_values(graph, weights, stages):
     return out
 
 
+def output_gradient_value(graph, node, stages):
+    """The Value holding d(loss)/d(node's output) (its ``dout``), or None.
+
+    A backward node generated from ``node`` (``grad_of`` is node) reads dout: the input of the right shape
+    made outside node's own bprop, by an earlier backward node or by the sens stage. PYNATIVE tapes do not
+    set ``grad_of``, so there only parameters have gradients.
+    """
+    own = [n for n in graph.nodes if n.grad_of is node]
+    mine = set(own)
+    for n in own:
+        for v in n.inputs:
+            m = _producer(v)
+            if m is not None and m not in mine and stages.get(m) in (BACKWARD_S, SENS, GRAD_REDUCE) \
+                    and tuple(v.shape) == tuple(node.out.shape):
+                return v
+    return None
+
+
 def _compiled(cell, args):
     """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs: the Cell's own CompileCache, filled the way
     ``mslab.runtime.cell_call.call_cell`` fills it (so a later real call reuses this very graph)."""
@@ -406,6 +424,21 @@ class TrainStepSession:
     def gradients(self):
         """``{weight name: gradient array or None}``, in the optimizer's parameter order."""
         return {w.name: (self.value(g) if g is not None else None) for w, g in zip(self.weights, self.grad_vs)}
+
+    def gradient(self, v):
+        """The gradient belonging to a Value or node at the current position: for a trainable weight, what the
+        optimizer read; for a forward node, d(loss)/d(its output). None if not known or not computed yet."""
+        if hasattr(v, "out"):
+            v = v.out
+        if v.kind == "param":
+            for w, g in zip(self.weights, self.grad_vs):
+                if w is v.handle:
+                    return self.value(g) if g is not None else None
+            return None
+        if v.kind == "node" and self.stage_map.get(v.node) in (FORWARD_S, GRAD_FORWARD):
+            g = output_gradient_value(self.graph, v.node, self.stage_map)
+            return self.value(g) if g is not None else None
+        return None
 
     def before(self, weight):
         return self.snapshot[id(weight)]

@@ -1,0 +1,314 @@
+"""What the graph-drawing widgets share: a GraphPane (one picture with its node index and values) and the
+SVG annotations the front-end and browser tests rely on.
+
+Every node group in the SVG carries ``data-mslab-node="<view key>"`` (an IR name such as ``%12``,
+``param:fc1.weight``, or ``box:<scope>`` for a collapsed Cell call) and ``data-mslab-kind``; every
+Cell frame carries ``data-mslab-cluster="<scope key>"``; highlighted nodes get the ``mslab-highlight``
+class and the node that ran last ``mslab-current``. The keys are the ones mslab.viz puts in the DOT
+(Graphviz writes them into each group's ``<title>``), so nothing here changes the drawing itself.
+"""
+import re
+from html import escape, unescape
+
+from mslab.ir.graph import Value
+from mslab.runtime.executor import Executor
+from mslab.viz import GraphPicture, GraphvizNotFound
+from mslab.widgets import _values
+
+_NODE_G = re.compile(r'<g id="(node\d+)" class="node">\s*<title>(.*?)</title>', re.S)
+_CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
+_GRAD = "\u2207"
+
+STATIC_CSS = """
+.mslab-static svg .mslab-highlight polygon, .mslab-static svg .mslab-highlight ellipse {
+  stroke: #f59e0b; stroke-width: 3px; }
+.mslab-static svg .mslab-current polygon, .mslab-static svg .mslab-current ellipse {
+  stroke: #dc2626; stroke-width: 4px; }
+.mslab-static table { border-collapse: collapse; font-size: 12px; }
+.mslab-static td, .mslab-static th { border: 1px solid #cbd5e1; padding: 2px 6px; text-align: left; }
+"""
+
+
+def annotate(svg, kinds, highlighted=(), current=""):
+    """Add the data attributes and highlight classes to Graphviz's SVG text."""
+    hl = set(highlighted)
+
+    def node(m):
+        key = unescape(m.group(2))
+        cls = "node" + (" mslab-highlight" if key in hl else "") + (" mslab-current" if key == current else "")
+        return (f'<g id="{m.group(1)}" class="{cls}" data-mslab-node="{escape(key, quote=True)}" '
+                f'data-mslab-kind="{escape(kinds.get(key, ""), quote=True)}">\n<title>{m.group(2)}</title>')
+
+    def cluster(m):
+        key = unescape(m.group(2))
+        key = key[len("cluster_"):] if key.startswith("cluster_") else key
+        return (f'<g id="{m.group(1)}" class="cluster" data-mslab-cluster="{escape(key, quote=True)}">\n'
+                f'<title>{m.group(2)}</title>')
+
+    svg = _NODE_G.sub(node, svg)
+    return _CLUSTER_G.sub(cluster, svg)
+
+
+def _depth_of(key):
+    """How deep a Cell scope key is (``network/_backbone/fc1#2`` -> 3); None if it is no Cell scope."""
+    key = key[4:] if key.startswith("box:") else key
+    if key.startswith(_GRAD):
+        key = key[1:]
+    if not key or key == "backward" or "/update:" in key or key.startswith("update:"):
+        return None
+    return len([p for p in key.split("/") if p])
+
+
+class RunValues:
+    """Every value of one run of a graph, from ``Executor.steps`` (what GraphView.run shows)."""
+
+    def __init__(self, graph, arrays):
+        self.env = None
+        for _, env in Executor(graph).steps(list(arrays)):
+            self.env = env
+
+    def value(self, v):
+        if self.env is None:
+            return v.array if getattr(v, "kind", "") == "const" else None
+        if v.kind == "param":
+            return v.handle._data
+        return self.env[v]
+
+    def gradient(self, v):
+        return None
+
+
+class GraphPane:
+    """One drawable graph with the options a widget changes (collapse depth, highlight) and its values."""
+
+    def __init__(self, graph, phases=None, collapse_depth="auto", title=None, grad_edges=False):
+        if isinstance(graph, GraphPicture):
+            phases = graph.options["phases"] if phases is None else phases
+            grad_edges = graph.options["grad_edges"] or grad_edges
+            title = title or graph.title
+        self.graph = getattr(graph, "graph", graph)
+        self.phases = phases
+        self.depth = collapse_depth
+        self.title = title or self.graph.name
+        self.grad_edges = grad_edges
+        self.values = None  # anything with value(v) and gradient(v): a TrainStepSession, a RunValues
+        self.by_name = {n.out.name: n for n in self.graph.nodes}
+        self.by_value = {}
+        for kind, vs in (("input", self.graph.inputs), ("param", self.graph.params), ("const", self.graph.consts)):
+            for v in vs:
+                self.by_value[f"{kind}:{v.name}"] = v
+        self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
+        self._picture = None
+
+    # ---- picture ---------------------------------------------------------------------------------
+    @property
+    def depth_options(self):
+        return ["auto", "none", "leaves"] + [str(d) for d in range(1, self.max_depth + 1)]
+
+    @property
+    def depth_text(self):
+        return "none" if self.depth is None else str(self.depth)
+
+    def set_depth(self, value):
+        """``"auto"``, ``"leaves"``, ``"none"``/None or a depth (int or digits)."""
+        if value in (None, "none", "None"):
+            value = None
+        elif isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if value not in (None, "auto", "leaves") and not isinstance(value, int):
+            raise ValueError(f"collapse depth must be 'auto', 'leaves', 'none' or a number, got {value!r}")
+        self.depth = value
+        self._picture = None
+
+    @property
+    def picture(self):
+        if self._picture is None:
+            self._picture = GraphPicture(self.graph, phases=self.phases, collapse_depth=self.depth,
+                                         grad_edges=self.grad_edges, title=self.title)
+        return self._picture
+
+    @property
+    def view(self):
+        return self.picture.view
+
+    def kinds(self):
+        return {vn.key: vn.kind for vn in self.view.nodes}
+
+    def svg(self, highlighted=(), current=""):
+        """The annotated SVG, or an HTML message (with the IR text) when Graphviz is missing."""
+        try:
+            return annotate(self.picture.svg, self.kinds(), highlighted, current)
+        except GraphvizNotFound as e:
+            return (f'<div class="mslab-nodot"><pre>{escape(str(e))}</pre><pre>{escape(self.graph.text())}</pre>'
+                    f"</div>")
+
+    @property
+    def n_nodes(self):
+        return len(self.graph.nodes)
+
+    # ---- names -----------------------------------------------------------------------------------
+    def keys_for(self, items):
+        """View keys showing the given nodes: IR names (``%12``), Nodes, Values, or view keys."""
+        want = set()
+        for it in items:
+            if hasattr(it, "out"):
+                it = it.out.name
+            elif isinstance(it, Value):
+                it = it.name if it.kind == "node" else f"{it.kind}:{it.name}"
+            want.add(str(it))
+        keys = []
+        for vn in self.view.nodes:
+            if vn.key in want or any(m in want for m in vn.members) or \
+                    (vn.key.startswith("hidden:") and vn.key[7:] in want):
+                keys.append(vn.key)
+        return keys
+
+    # ---- inspecting ------------------------------------------------------------------------------
+    def _value_info(self, v):
+        if self.values is None or v is None:
+            return {}
+        out = {}
+        val = self.values.value(v)
+        if val is not None:
+            out["value"] = _values.summary(val)
+        grad = self.values.gradient(v) if hasattr(self.values, "gradient") else None
+        if grad is not None:
+            out["gradient"] = _values.summary(grad)
+        return out
+
+    def inspect(self, key):
+        """What the inspector panel shows for a view key (a dict of plain JSON values)."""
+        try:
+            vn = self.view.node(key)
+        except KeyError:
+            return {"key": key, "title": key, "error": "no such node in this picture"}
+        info = {"key": key, "title": vn.title, "kind": vn.kind, "fields": []}
+        f = info["fields"]
+        if vn.collapsed:
+            ms = [self.by_name[m] for m in vn.members if m in self.by_name]
+            f += [["Cell call", vn.title], ["ops", str(len(ms))], ["scope", ms[0].scope if ms else ""]]
+            info["members"] = [[m.out.name, m.op, m.out.type_str, m.source] for m in ms]
+            info["expandable"] = _depth_of(key) is not None
+            return info
+        name = key[7:] if key.startswith("hidden:") else key
+        n = self.by_name.get(name)
+        if n is not None:
+            f += [["name", n.out.name], ["op", n.op], ["phase", n.phase]]
+            f += [[k, repr(v)] for k, v in n.prim.attrs.items()]
+            f += [["shape", str(list(n.out.shape))], ["dtype", str(n.out.dtype)],
+                  ["Cell scope", n.scope or "(top level)"], ["source", n.source or ""]]
+            if n.grad_of is not None:
+                f.append(["gradient of", f"{n.grad_of.out.name} {n.grad_of.op}"])
+            f.append(["inputs", ", ".join(x.name if isinstance(x, Value) else repr(x) for x in n.inputs)])
+            info.update(self._value_info(n.out))
+            return info
+        v = self.by_value.get(key)
+        if v is None and key.startswith("output:"):
+            v = self.graph.outputs[int(key.split(":")[1])]
+            f.append(["value of", v.name])
+        if v is not None:
+            f += [["name", v.name], ["kind", {"param": "Parameter", "input": "graph input", "const": "constant"}
+                                      .get(v.kind, v.kind)],
+                  ["shape", str(list(v.shape))], ["dtype", str(v.dtype)]]
+            info.update(self._value_info(v))
+        return info
+
+    def inspect_cluster(self, key):
+        depth = _depth_of(key)
+        label = next((c.label for c in self.view.clusters if c.key == key), key)
+        return {"key": key, "title": label, "kind": "cluster", "cluster": True, "collapsible": depth is not None,
+                "fields": [["frame", label], ["scope", key]]}
+
+    def expand(self, key):
+        """Open a collapsed Cell call: fold one level deeper (or nothing, past the innermost Cells)."""
+        d = _depth_of(key)
+        if d is None:
+            return False
+        self.set_depth(d + 1 if d + 1 <= self.max_depth else None)
+        return True
+
+    def collapse(self, key):
+        """Fold every Cell call at this frame's depth into one box."""
+        d = _depth_of(key)
+        if d is None:
+            return False
+        self.set_depth(d)
+        return True
+
+    def static_html(self, highlighted=(), current=""):
+        return f'<div class="mslab-static"><style>{STATIC_CSS}</style>{self.svg(highlighted, current)}</div>'
+
+
+class GraphHost:
+    """Mixin for anywidget classes that show GraphPanes: traits named ``<prefix>svg``, ``<prefix>highlighted``,
+    ... per pane, and one message handler for clicks, expand/collapse and depth changes."""
+
+    _panes = None
+
+    def _init_host(self, panes):
+        self._panes = panes  # prefix -> GraphPane
+        self._hl = {p: [] for p in panes}
+        for prefix in panes:
+            self._redraw(prefix)
+        self.on_msg(self._on_msg)
+
+    def _redraw(self, prefix):
+        pane = self._panes[prefix]
+        setattr(self, prefix + "depth_options", pane.depth_options)
+        setattr(self, prefix + "collapse_depth", pane.depth_text)
+        setattr(self, prefix + "graph_title", pane.title)
+        self._apply_highlight(prefix)
+        hl, cur = getattr(self, prefix + "highlighted"), getattr(self, prefix + "current")
+        setattr(self, prefix + "svg", pane.svg(hl, cur))
+
+    def _apply_highlight(self, prefix):
+        pane = self._panes[prefix]
+        setattr(self, prefix + "highlighted", pane.keys_for(self._hl[prefix]))
+        cur = getattr(self, "_current_names", {}).get(prefix, ())
+        keys = pane.keys_for(cur) if cur else []
+        setattr(self, prefix + "current", keys[0] if keys else "")
+
+    def _set_highlight(self, prefix, names, current=()):
+        self._hl[prefix] = list(names)
+        if not hasattr(self, "_current_names"):
+            self._current_names = {}
+        self._current_names[prefix] = list(current)
+        self._apply_highlight(prefix)
+
+    def _on_msg(self, _widget, content, _buffers=None):
+        self.handle_message(content)
+
+    def handle_message(self, content):
+        """Act on one front-end message (tests call this directly to simulate the browser)."""
+        kind = content.get("type")
+        prefix = content.get("pane", "")
+        pane = self._panes.get(prefix) if self._panes else None
+        if pane is None:
+            return self._handle_other(content)
+        key = content.get("key", "")
+        if kind == "click":
+            setattr(self, prefix + "selected", key)
+            setattr(self, prefix + "inspector", pane.inspect(key))
+        elif kind == "cluster":
+            setattr(self, prefix + "selected", "")
+            setattr(self, prefix + "inspector", pane.inspect_cluster(key))
+        elif kind == "expand" and pane.expand(key):
+            setattr(self, prefix + "inspector", {})
+            self._redraw(prefix)
+        elif kind == "collapse" and pane.collapse(key):
+            setattr(self, prefix + "inspector", {})
+            self._redraw(prefix)
+        elif kind == "depth":
+            pane.set_depth(content.get("value", "auto"))
+            self._redraw(prefix)
+        else:
+            return self._handle_other(content)
+        return None
+
+    def _handle_other(self, content):
+        return None
+
+    def _refresh_inspector(self, prefix=""):
+        sel = getattr(self, prefix + "selected")
+        if sel:
+            setattr(self, prefix + "inspector", self._panes[prefix].inspect(sel))

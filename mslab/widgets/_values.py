@@ -1,0 +1,51 @@
+"""Numpy values as small JSON-ready summaries for the front-end (numbers rounded, so text is stable)."""
+import numpy as np
+
+MAX_NUMBERS = 512  # numbers sent for the histogram and the printed preview
+MAX_HEAT = 32  # a 2-D value up to 32 x 32 is also sent as a matrix for a heat-map
+
+
+def num(x, digits=6):
+    """A float rounded to ``digits`` significant digits (None for NaN stays NaN-free in JSON)."""
+    x = float(x)
+    if not np.isfinite(x):
+        return str(x)
+    return float(f"{x:.{digits}g}")
+
+
+def summary(a):
+    """``{shape, dtype, size, min, max, mean, std, numbers, truncated, matrix?}`` for one array."""
+    if a is None:
+        return None
+    a = np.asarray(a)
+    out = {"shape": list(a.shape), "dtype": str(a.dtype), "size": int(a.size)}
+    if a.size == 0:
+        out.update(numbers=[], truncated=False)
+        return out
+    if a.dtype.kind == "b":
+        a = a.astype(np.int8)
+    if a.dtype.kind not in "biuf":
+        out.update(numbers=[], truncated=False)
+        return out
+    f = a.astype(np.float64)
+    flat = f.ravel()
+    out.update(min=num(flat.min()), max=num(flat.max()), mean=num(flat.mean()), std=num(flat.std()),
+               numbers=[num(x) for x in flat[:MAX_NUMBERS]], truncated=bool(flat.size > MAX_NUMBERS))
+    if f.ndim == 2 and f.shape[0] <= MAX_HEAT and f.shape[1] <= MAX_HEAT:
+        out["matrix"] = [[num(x) for x in row] for row in f]
+    elif f.ndim == 1 and 1 < f.size <= MAX_HEAT:
+        out["matrix"] = [[num(x) for x in flat]]
+    return out
+
+
+def text(a, limit=8):
+    """A one-line text form: the scalar, or shape and the first numbers."""
+    if a is None:
+        return "(not computed yet)"
+    a = np.asarray(a)
+    if a.ndim == 0:
+        return f"{num(a):g}"
+    flat = a.ravel()
+    nums = ", ".join(f"{num(x, 4):g}" for x in flat[:limit])
+    more = ", ..." if flat.size > limit else ""
+    return f"{a.dtype}{list(a.shape)} [{nums}{more}]"

@@ -1,0 +1,95 @@
+"""GraphView: a graph you can pan, zoom and click (the interactive form of mslab.viz's pictures).
+
+    view = GraphView(mslab.trace(train_net, x, y))    # or a Tape, or a mslab.viz GraphPicture
+    view                                              # drag to pan, wheel or buttons to zoom
+    view.highlight(["%3", "%4"])                      # outline some nodes (IR names, Nodes or view keys)
+    view.select("%3")                                 # what a click does: fill the inspector
+    view.run(x, y)                                    # run the graph (Executor.steps): values appear too
+
+Clicking a node shows its op, attributes, shape, dtype, Cell scope and source line; after ``run`` (or
+when a StepThrough drives it) also its value and gradient as numbers with a histogram or heat-map.
+A collapsed Cell call (a 3D box) has an Expand button; a Cell frame, a Collapse button.
+"""
+import anywidget
+import traitlets as t
+
+from mslab.widgets import _assets
+from mslab.widgets._graph import GraphHost, GraphPane, RunValues
+
+
+def graph_traits(prefix=""):
+    """The synced traits of one graph pane (the front-end's graph_core.js reads them by prefix)."""
+    return {
+        prefix + "svg": t.Unicode("").tag(sync=True),
+        prefix + "graph_title": t.Unicode("").tag(sync=True),
+        prefix + "highlighted": t.List(t.Unicode()).tag(sync=True),
+        prefix + "current": t.Unicode("").tag(sync=True),
+        prefix + "selected": t.Unicode("").tag(sync=True),
+        prefix + "inspector": t.Dict().tag(sync=True),
+        prefix + "collapse_depth": t.Unicode("auto").tag(sync=True),
+        prefix + "depth_options": t.List(t.Unicode()).tag(sync=True),
+    }
+
+
+class GraphView(GraphHost, anywidget.AnyWidget):
+    """An interactive picture of a Graph or Tape: ``GraphView(graph, phases=None, collapse_depth="auto")``."""
+
+    _esm = _assets.esm("graph_core.js", "graph_view.js")
+    _css = _assets.css()
+    locals().update(graph_traits(""))
+    panes = t.List(t.Unicode(), [""]).tag(sync=True)
+
+    def __init__(self, graph, phases=None, collapse_depth="auto", title=None, grad_edges=False, values=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.pane = GraphPane(graph, phases, collapse_depth, title, grad_edges)
+        self.pane.values = values
+        self._init_host({"": self.pane})
+
+    @property
+    def graph(self):
+        return self.pane.graph
+
+    def highlight(self, names, current=()):
+        """Outline these nodes (IR names like ``"%12"``, Nodes, Values or view keys); ``[]`` clears."""
+        self._set_highlight("", names, current)
+        return self
+
+    def select(self, name):
+        """Show a node in the inspector, as a click does (an IR name or a view key)."""
+        keys = self.pane.keys_for([name]) or [name]
+        self.handle_message({"type": "click", "key": keys[0]})
+        return self
+
+    def set_collapse_depth(self, depth):
+        self.handle_message({"type": "depth", "value": "none" if depth is None else str(depth)})
+        return self
+
+    def set_values(self, values):
+        """Show values from ``values`` (anything with ``value(v)`` and ``gradient(v)``, e.g. a TrainStepSession)."""
+        self.pane.values = values
+        self._refresh_inspector("")
+        return self
+
+    def run(self, *inputs):
+        """Run the graph on these tensors with the executor and show every value in the inspector.
+
+        A training graph trains: its optimizer nodes update the weights, as a real call would.
+        """
+        from mslab.common.tensor import Tensor
+        arrays = [a._data if isinstance(a, Tensor) else a for a in inputs]
+        return self.set_values(RunValues(self.graph, arrays))
+
+    def static(self):
+        """The picture as a displayable static object (inline SVG in HTML), for exported notebooks."""
+        from IPython.display import HTML
+        return HTML(self.pane.static_html(self.highlighted, self.current))
+
+    def __repr__(self):
+        return (f"GraphView(graph={self.pane.title!r}, nodes={self.pane.n_nodes}, "
+                f"collapsed_depth={self.pane.depth!r})")
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, meta = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = self.pane.static_html(self.highlighted, self.current)
+        return data, meta

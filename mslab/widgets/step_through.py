@@ -1,0 +1,175 @@
+"""StepThrough: one real training step of a TrainOneStepCell, stage by stage, in GRAPH or PYNATIVE mode.
+
+    st = StepThrough(train_net, x, y)          # nothing has run yet; the weights are untouched
+    st                                         # Next stage / Previous / Run to end / Next node buttons
+    st.next_stage(); st.values["loss"]         # the same, from Python
+
+The stages (forward, sens, backward, grad reduce, optimizer, return; plus PYNATIVE's second forward)
+are derived from the graph by ``mslab.runtime.stepping.TrainStepSession``, which also does the running:
+GRAPH mode steps the compiled graph with ``Executor.steps`` (the weights really change when the
+optimizer stage runs), PYNATIVE mode walks the tape recorded around one real call. This widget only
+shows: the stage's nodes highlighted in the combined graph, a plain-words explanation, and the values
+(loss, sens, each weight's gradient, each weight before and after, and the change).
+"""
+from html import escape
+
+import anywidget
+import traitlets as t
+
+from mslab import context
+from mslab.runtime.stepping import EMPTY, TrainStepSession
+from mslab.widgets import _assets, _values
+from mslab.widgets._graph import GraphHost, GraphPane
+from mslab.widgets.graph_view import graph_traits
+
+ACTIONS = ("next-stage", "previous", "run-to-end", "next-node", "previous-node", "reset")
+
+
+class StepThrough(GraphHost, anywidget.AnyWidget):
+    """``StepThrough(train_cell, *inputs, mode=None, collapse_depth="auto")``: walk one training step."""
+
+    _esm = _assets.esm("graph_core.js", "step_through.js")
+    _css = _assets.css()
+    locals().update(graph_traits(""))
+    stages = t.List(t.Dict()).tag(sync=True)
+    stage_index = t.Int(-1).tag(sync=True)
+    position = t.Int(0).tag(sync=True)
+    total = t.Int(0).tag(sync=True)
+    mode = t.Unicode("").tag(sync=True)
+    explanation = t.Unicode("").tag(sync=True)
+    values = t.Dict().tag(sync=True)
+
+    def __init__(self, train_cell, *inputs, mode=None, collapse_depth="auto", **kwargs):
+        super().__init__(**kwargs)
+        self.session = TrainStepSession(train_cell, *inputs, mode=mode)
+        self.mode = "GRAPH" if self.session.mode == context.GRAPH_MODE else "PYNATIVE"
+        title = f"{type(train_cell).__name__} ({self.mode} mode)"
+        self.pane = GraphPane(self.session.graph, collapse_depth=collapse_depth, title=title)
+        self.pane.values = self.session
+        self.total = len(self.session.order)
+        self._init_host({"": self.pane})
+        self._sync()
+
+    # ---- commands --------------------------------------------------------------------------------
+    def next_stage(self):
+        """Run the next stage (or finish the one node-stepping stopped in)."""
+        return self._do(self.session.next_stage)
+
+    def previous(self):
+        """Back to the end of the previous stage (weights restored, the step replayed up to there)."""
+        return self._do(self.session.previous)
+
+    def run_to_end(self):
+        return self._do(self.session.run_to_end)
+
+    def next_node(self):
+        return self._do(self.session.next_node)
+
+    def previous_node(self):
+        return self._do(self.session.previous_node)
+
+    def reset(self):
+        return self._do(self.session.reset)
+
+    def goto_stage(self, index):
+        """Jump to the end of stage ``index`` (-1: the start)."""
+        index = max(-1, min(int(index), len(self.session.stages) - 1))
+        if index < 0:
+            return self.reset()
+        st = self.session.stages[index]
+        return self._do(lambda: self.session.goto(st.stop, cursor=index))
+
+    def _do(self, fn):
+        fn()
+        self._sync()
+        return self
+
+    def _handle_other(self, content):
+        kind = content.get("type")
+        if kind == "step" and content.get("action") in ACTIONS:
+            getattr(self, content["action"].replace("-", "_"))()
+        elif kind == "goto-stage":
+            self.goto_stage(content.get("index", -1))
+
+    # ---- state -----------------------------------------------------------------------------------
+    def _sync(self):
+        s = self.session
+        k = s.stage_index
+        self.stages = [{"name": st.name, "nodes": len(st.nodes),
+                        "state": "active" if j == k else ("done" if j < k else "todo")}
+                       for j, st in enumerate(s.stages)]
+        self.stage_index = k
+        self.position = s.position
+        if k < 0:
+            self.explanation = ("Nothing has run yet. Press Next stage to run the forward pass; the weights are "
+                                "as they were before the step.")
+        else:
+            st = s.stages[k]
+            self.explanation = st.explanation + ("" if st.nodes else " " + EMPTY.get(st.name, "(no nodes)"))
+        stage_nodes = s.stages[k].nodes if k >= 0 else []
+        cur = s.current_node
+        self._set_highlight("", stage_nodes, [cur] if cur is not None else [])
+        self.values = self._values()
+        self._refresh_inspector("")
+
+    def _values(self):
+        s = self.session
+        k = s.stage_index
+        out = {"mode": self.mode, "position": s.position, "total": len(s.order),
+               "stage": s.stages[k].name if k >= 0 else "start",
+               "loss": _values.summary(s.loss), "sens": _values.summary(s.sens)}
+        cur = s.current_node
+        out["node"] = None if cur is None else {
+            "name": cur.out.name, "op": cur.op, "scope": cur.scope, "source": cur.source,
+            "folded": cur in s.folded, "value": _values.summary(s.value(cur))}
+        grads = s.gradients
+        params = []
+        for name, (before, now, delta) in s.parameters.items():
+            params.append({"name": name, "gradient": _values.summary(grads.get(name)),
+                           "before": _values.summary(before), "after": _values.summary(now),
+                           "delta": _values.summary(delta), "updated": bool((delta != 0).any())})
+        out["params"] = params
+        shown = s.stages[k].nodes[:60] if k >= 0 else []
+        out["stage_nodes"] = [[n.out.name, n.op, _values.text(s.value(n), 4) if s.has_run(n) else "(not run)"]
+                              for n in shown]
+        return out
+
+    # ---- display ---------------------------------------------------------------------------------
+    def static_html(self):
+        """The current state as static HTML: stages, explanation, values table and the highlighted graph."""
+        v = self.values
+        chips = " | ".join(("<b>" if s["state"] == "active" else "") + escape(s["name"]) +
+                           ("</b>" if s["state"] == "active" else "") for s in self.stages)
+        rows = "".join(
+            f"<tr><td>{escape(p['name'])}</td><td>{escape(_txt(p['gradient']))}</td><td>{escape(_txt(p['before']))}"
+            f"</td><td>{escape(_txt(p['after']))}</td><td>{escape(_txt(p['delta']))}</td></tr>" for p in v["params"])
+        table = (f'<table data-mslab-role="values"><tr><th>parameter</th><th>gradient</th><th>before</th>'
+                 f"<th>after</th><th>delta</th></tr>{rows}</table>")
+        head = (f"<p>{chips}</p><p>{escape(self.explanation)}</p><p>loss: {escape(_txt(v['loss']))}; "
+                f"sens: {escape(_txt(v['sens']))}; node {v['position']} of {v['total']}</p>")
+        return (f'<div class="mslab-static">{head}{table}'
+                f'{self.pane.static_html(self.highlighted, self.current)}</div>')
+
+    def static(self):
+        from IPython.display import HTML
+        return HTML(self.static_html())
+
+    def __repr__(self):
+        st = self.values.get("stage", "start")
+        return (f"StepThrough({type(self.session.cell).__name__}, mode={self.mode}, stage={st!r}, "
+                f"node={self.position}/{self.total})")
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, meta = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = self.static_html()
+        return data, meta
+
+
+def _txt(s):
+    """A short text for a value summary (the static table)."""
+    if s is None:
+        return "(not computed yet)"
+    if s["size"] == 1 and s["numbers"]:
+        return f"{s['numbers'][0]:g}"
+    nums = ", ".join(f"{x:.4g}" for x in s["numbers"][:4])
+    return f"{s['dtype']}{s['shape']} [{nums}{', ...' if s['size'] > 4 else ''}]"
