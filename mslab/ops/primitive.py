@@ -63,6 +63,17 @@ class Primitive:
             f"{self.name} has no bprop rule, so gradients cannot flow through it; "
             f"use ops.stop_gradient around it if its gradient is not needed")
 
+    def kernel(self, ins):
+        """Compile-time specialisation for GRAPH mode's executor (optional).
+
+        ``ins`` are a node's inputs: abstract values (``.shape``, numpy ``.dtype``) for tensors and the
+        constants as given. Return ``fn(*arrays)`` computing the node from its tensor inputs' arrays
+        alone, with whatever depends only on shapes, dtypes and constants (axes, output shapes, window
+        geometry) worked out here, once; or None (the default) to run ``compute`` with the constants
+        bound. A kernel must give exactly what ``compute`` gives: GRAPH and PYNATIVE results are equal.
+        """
+        return None
+
     def prepare(self, args):
         """Normalise call arguments before recording or running (lift Python scalars to tensors)."""
         if self.lift_scalars:

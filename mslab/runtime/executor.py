@@ -1,10 +1,22 @@
-"""The executor: a graph compiled into a flat schedule, run as a short loop over a list of buffers.
+"""The executor: a graph compiled into a flat schedule, run as straight-line code over numbered buffers.
 
-Compilation (once per graph) gives every value a slot in a list, binds each node's constant
-attributes into its compute function, folds nodes that have no tensor inputs (such as the ``Fill``
-that makes *sens*) into constants, and notes after which node each buffer is last used so it can be
-freed. Running is then ``env[out] = fn(*env[ins])`` per node, in recorded order, which is also the
-order of side effects (an optimizer's ``Assign`` runs after the backward nodes that read the weight).
+Compilation (once per graph):
+
+* every value gets a slot (a buffer number);
+* every node gets its *kernel*: ``prim.kernel(inputs)`` lets an operator work out once what depends only
+  on shapes, dtypes and constant attributes (axes, output shapes, window geometry); the default is
+  ``compute`` with the node's constant inputs bound;
+* nodes whose inputs are all known at compile time (constants, or folded nodes, such as the ``Fill``
+  that makes *sens* and what is computed from it) are folded: computed once, here;
+* each buffer is noted as free after its last reader, so numpy can reuse the memory;
+* the schedule is turned into one Python function, a line per node (``print(executor.code)``)::
+
+      v7 = k0(a0, p0)              # %0 = MatMul
+      v8 = k1(v7, p1)              # %1 = BiasAdd
+      del v7
+
+Running is calling that function: the same kernels in recorded order, which is also the order of side
+effects (an optimizer's ``Assign`` runs after the backward nodes that read the weight).
 
 ``steps()`` runs the same schedule one node at a time and exposes every intermediate value: the
 step-through views use it, never a second interpreter.
@@ -34,6 +46,16 @@ def _bind(compute, inputs, slot_of):
     return call, slots
 
 
+def kernel_of(node, slot_of):
+    """``(fn, slots, direct)``: the node's kernel, the slots of its tensor inputs, and whether ``fn`` takes
+    the tensor inputs alone (a specialised kernel) rather than every input in call order (``compute``)."""
+    fn = node.prim.kernel(node.inputs)
+    if fn is not None:
+        return fn, [slot_of[v] for v in node.inputs if type(v) is Value], True
+    fn, slots = _bind(node.prim.compute, node.inputs, slot_of)
+    return fn, slots, False
+
+
 class Executor:
     """Runs one Graph. ``run(arrays) -> list of arrays`` for the graph's outputs."""
 
@@ -52,17 +74,20 @@ class Executor:
         self.param_slots = [(slot_of[v], v.handle) for v in graph.params]
         self.folded = []  # nodes computed once, here
         schedule = []
+        direct = []
         for n in graph.nodes:
             for v in n.inputs:
                 if type(v) is Value and v not in slot_of:
                     raise ExecutionError(f"node {n.out.name} ({n.prim.name}) reads {v.name}, which belongs to "
                                          f"another graph: a symbolic tensor escaped from an earlier trace")
-            fn, slots = _bind(n.prim.compute, n.inputs, slot_of)
-            if not slots and not n.prim.side_effect and getattr(n.prim, "deterministic", True):
-                template[slot_of[n.out]] = self._fold(n, fn)
+            fn, slots, is_direct = kernel_of(n, slot_of)
+            if (not n.prim.side_effect and getattr(n.prim, "deterministic", True)
+                    and all(template[s] is not None for s in slots)):
+                template[slot_of[n.out]] = self._fold(n, fn, [template[s] for s in slots])
                 self.folded.append(n)
                 continue
             schedule.append([fn, slots, slot_of[n.out], (), n])
+            direct.append(is_direct)
         self.template = template
         missing = [v for v in graph.outputs if v not in slot_of]
         if missing:
@@ -79,18 +104,73 @@ class Executor:
             if s not in keep and template[s] is None:
                 frees[k].append(s)
         for step, f in zip(schedule, frees):
-            step[3] = tuple(f)
+            step[3] = tuple(sorted(f))
         self.schedule = [tuple(s) for s in schedule]
-        # Outputs that are parameters or compile-time constants are copied on the way out: the caller
-        # must not be able to change a weight or the next call's result by writing into them.
+        # Outputs that are parameters or compile-time values are copied on the way out: the caller must
+        # not be able to change a weight or the next call's result by writing into them.
         self._out_copy = [v.kind == "param" or template[self.slot_of[v]] is not None for v in graph.outputs]
+        self._known_ids = {id(a) for a in template if a is not None}
+        self._generate(direct)
 
-    def _fold(self, n, fn):
+    def _fold(self, n, fn, arrays):
         try:
-            return np.asarray(fn())
+            return np.asarray(fn(*arrays))
         except Exception as e:
-            raise self._error(n, e, []) from None
+            raise self._error(n, e, arrays) from None
 
+    # ---- code generation -----------------------------------------------------------------------------
+    def _generate(self, direct):
+        """Write the schedule as one Python function (``self.code``) and compile it.
+
+        Graph inputs are ``a<slot>``, parameters ``p<slot>`` (read when the call starts), compile-time
+        values ``c<slot>``, node results ``v<slot>``; ``k<i>`` is the i-th scheduled node's kernel.
+        """
+        env = {}
+        names = {}
+        for s in self.input_slots:
+            names[s] = f"a{s}"
+        for s, _ in self.param_slots:
+            names[s] = f"p{s}"
+        for s, a in enumerate(self.template):
+            if a is not None:
+                names[s] = f"c{s}"
+                env[f"c{s}"] = a
+        for _, _, out, _, _ in self.schedule:
+            names[out] = f"v{out}"
+        lines = [f"def run({', '.join(names[s] for s in self.input_slots)}{', ' if self.input_slots else ''}"
+                 f"{', '.join(names[s] for s, _ in self.param_slots)}):"]
+        self._line_of_step = {}
+        const_names = {}
+        for k, ((fn, slots, out, free, node), is_direct) in enumerate(zip(self.schedule, direct)):
+            if is_direct:
+                args = [names[s] for s in slots]
+                env[f"k{k}"] = fn
+            else:  # compute itself, called with every input in order; constant inputs are globals
+                env[f"k{k}"] = node.prim.compute
+                args = []
+                for v in node.inputs:
+                    if type(v) is Value:
+                        args.append(names[self.slot_of[v]])
+                    else:
+                        name = const_names.get(id(v))
+                        if name is None:
+                            name = const_names[id(v)] = f"q{len(const_names)}"
+                            env[name] = v
+                        args.append(name)
+            self._line_of_step[len(lines) + 1] = k
+            lines.append(f"    {names[out]} = k{k}({', '.join(args)})  # {node.out.name} = {node.prim.name}")
+            if free:
+                lines.append(f"    del {', '.join(names[s] for s in free)}")
+        lines.append(f"    return [{', '.join(names[s] for s in self.output_slots)}]")
+        self.code = "\n".join(lines) + "\n"
+        self._code_obj = compile(self.code, f"<graph {self.graph.name}>", "exec")
+        self._const_names = const_names
+        exec(self._code_obj, env)  # noqa: S102 (the source is generated above from the schedule)
+        self._run = env["run"]
+        self._run_code = self._run.__code__
+        self._names = names
+
+    # ---- running -------------------------------------------------------------------------------------
     def _load(self, arrays):
         env = list(self.template)
         for s, p in self.param_slots:
@@ -103,16 +183,31 @@ class Executor:
 
     def run(self, arrays):
         """Run the whole graph on input arrays; return the output arrays."""
-        env = self._load(arrays)
+        if len(arrays) != len(self.input_slots):
+            raise TypeError(f"graph {self.graph.name} takes {len(self.input_slots)} tensor inputs, got {len(arrays)}")
         try:
-            for fn, ins, out, free, node in self.schedule:  # noqa: B007 (node names a failure below)
-                env[out] = fn(*[env[i] for i in ins])
-                for i in free:
-                    env[i] = None
+            outs = self._run(*arrays, *[p._data for _, p in self.param_slots])
         except Exception as e:
-            raise self._error(node, e, [env[i] for i in ins]) from None
+            raise self._run_error(e) from None
         # numpy ufuncs turn 0-d results into numpy scalars; callers get arrays, as in PYNATIVE.
-        return [np.array(env[s]) if c else np.asarray(env[s]) for s, c in zip(self.output_slots, self._out_copy)]
+        known = self._known_ids
+        return [np.array(a) if c or id(a) in known else np.asarray(a) for a, c in zip(outs, self._out_copy)]
+
+    def _run_error(self, exc):
+        """The ExecutionError for an exception raised inside the generated code: which node, what inputs."""
+        tb = exc.__traceback__
+        frame = line = None
+        while tb is not None:
+            if tb.tb_frame.f_code is self._run_code:
+                frame, line = tb.tb_frame, tb.tb_lineno
+            tb = tb.tb_next
+        k = self._line_of_step.get(line)
+        if k is None:
+            return exc
+        _, slots, _, _, node = self.schedule[k]
+        local = frame.f_locals
+        arrays = [local.get(self._names[s], self.template[s]) for s in slots]
+        return self._error(node, exc, arrays)
 
     def steps(self, arrays):
         """Run node by node: yields ``(node, env)`` after each node; ``env`` maps Value -> array.
