@@ -11,7 +11,10 @@ The front-end code (ES modules and CSS) lives in the repository's widgets/ folde
 a wheel). Outside a live kernel each widget shows its text repr and, where the format allows, a static
 picture or table (``widget.static()`` returns it as a displayable object).
 """
+from mslab.widgets.compare_panel import ComparePanel
 from mslab.widgets.graph_view import GraphView
+from mslab.widgets.loss_plot import LossPlot
+from mslab.widgets.step_through import StepThrough
+from mslab.widgets.tape_view import TapeView
 
 __all__ = ["GraphView", "StepThrough", "LossPlot", "TapeView", "ComparePanel"]
-from mslab.widgets.step_through import StepThrough

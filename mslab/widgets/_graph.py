@@ -12,10 +12,11 @@ from html import escape, unescape
 
 from mslab.ir.graph import Value
 from mslab.runtime.executor import Executor
-from mslab.viz import GraphPicture, GraphvizNotFound
+from mslab.viz import GraphPicture, GraphvizNotFound, render_dot
 from mslab.widgets import _values
 
-_NODE_G = re.compile(r'<g id="(node\d+)" class="node">\s*<title>(.*?)</title>', re.S)
+_NODE_G = re.compile(r'<g id="mslab_n(\d+)" class="node">\s*<title>(.*?)</title>', re.S)
+_DOT_NODE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*") \[', re.M)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
 _GRAD = "\u2207"
 
@@ -29,15 +30,30 @@ STATIC_CSS = """
 """
 
 
-def annotate(svg, kinds, highlighted=(), current=""):
-    """Add the data attributes and highlight classes to Graphviz's SVG text."""
+def with_ids(dot):
+    """The DOT text with an ``id`` on every node line, and the node keys in id order.
+
+    Graphviz treats node names that start with ``%`` (mslab's IR names) as its own anonymous ids and
+    writes other names into the SVG ``<title>``; an explicit ``id`` survives, so keys are recovered from it.
+    """
+    keys = []
+
+    def add(m):
+        keys.append(m.group(2)[1:-1].replace('\\"', '"').replace("\\\\", "\\"))
+        return f'{m.group(1)}{m.group(2)} [id="mslab_n{len(keys) - 1}", '
+
+    return _DOT_NODE.sub(add, dot), keys
+
+
+def annotate(svg, kinds, keys, highlighted=(), current=""):
+    """Add the data attributes and highlight classes to the SVG of ``with_ids``' DOT text."""
     hl = set(highlighted)
 
     def node(m):
-        key = unescape(m.group(2))
+        key = keys[int(m.group(1))]
         cls = "node" + (" mslab-highlight" if key in hl else "") + (" mslab-current" if key == current else "")
-        return (f'<g id="{m.group(1)}" class="{cls}" data-mslab-node="{escape(key, quote=True)}" '
-                f'data-mslab-kind="{escape(kinds.get(key, ""), quote=True)}">\n<title>{m.group(2)}</title>')
+        return (f'<g id="mslab_n{m.group(1)}" class="{cls}" data-mslab-node="{escape(key, quote=True)}" '
+                f'data-mslab-kind="{escape(kinds.get(key, ""), quote=True)}">\n<title>{escape(key)}</title>')
 
     def cluster(m):
         key = unescape(m.group(2))
@@ -98,7 +114,8 @@ class GraphPane:
             for v in vs:
                 self.by_value[f"{kind}:{v.name}"] = v
         self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
-        self._picture = None
+        self._picture = self._svg = None
+        self._keys = []
 
     # ---- picture ---------------------------------------------------------------------------------
     @property
@@ -118,7 +135,7 @@ class GraphPane:
         if value not in (None, "auto", "leaves") and not isinstance(value, int):
             raise ValueError(f"collapse depth must be 'auto', 'leaves', 'none' or a number, got {value!r}")
         self.depth = value
-        self._picture = None
+        self._picture = self._svg = None
 
     @property
     def picture(self):
@@ -137,7 +154,10 @@ class GraphPane:
     def svg(self, highlighted=(), current=""):
         """The annotated SVG, or an HTML message (with the IR text) when Graphviz is missing."""
         try:
-            return annotate(self.picture.svg, self.kinds(), highlighted, current)
+            if self._svg is None:
+                dot, self._keys = with_ids(self.picture.dot)
+                self._svg = render_dot(dot, "svg")
+            return annotate(self._svg, self.kinds(), self._keys, highlighted, current)
         except GraphvizNotFound as e:
             return (f'<div class="mslab-nodot"><pre>{escape(str(e))}</pre><pre>{escape(self.graph.text())}</pre>'
                     f"</div>")

@@ -5,8 +5,8 @@ MAX_NUMBERS = 512  # numbers sent for the histogram and the printed preview
 MAX_HEAT = 32  # a 2-D value up to 32 x 32 is also sent as a matrix for a heat-map
 
 
-def num(x, digits=6):
-    """A float rounded to ``digits`` significant digits (None for NaN stays NaN-free in JSON)."""
+def num(x, digits=8):
+    """A float rounded to ``digits`` significant digits (enough for float32); NaN and inf become text."""
     x = float(x)
     if not np.isfinite(x):
         return str(x)

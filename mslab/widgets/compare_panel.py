@@ -1,0 +1,267 @@
+"""ComparePanel: mslab / PyTorch / TensorFlow code side by side for each concept of seed 004, and a Run
+button that checks mslab against PyTorch on the same weights and data (when torch is installed).
+
+    ComparePanel()                      # tabs: dataset, network, loss, optimizer, training step, autodiff
+    ComparePanel().run()                # the comparison as a dict (what the Run button shows)
+
+The comparison builds the same small network in both frameworks (Dense 3->4, ReLU, Dense 4->2, MSE loss,
+SGD lr=0.1), copies mslab's initial weights into PyTorch, and compares the loss, every weight's gradient
+and every weight after one step (max absolute difference). Without torch the panel says what to install.
+"""
+from html import escape
+
+import ipywidgets as widgets
+import numpy as np
+
+CONCEPTS = ("dataset", "network", "loss", "optimizer", "training step", "autodiff")
+FRAMEWORKS = ("mslab", "PyTorch", "TensorFlow")
+INSTALL = "pip install torch==2.13.0   (or: make lab, then .venv/bin/pip install -e '.[torch]')"
+
+CODE = {
+    "dataset": {
+        "mslab": '''import numpy as np
+import mslab.dataset as ds
+
+class MyDataset:
+    def __init__(self, n):
+        self.data = [np.zeros((3, 4, 5), np.float32) for _ in range(n)]
+        self.label = [np.ones((1,), np.float32) for _ in range(n)]
+    def __len__(self):
+        return len(self.data)
+    def __getitem__(self, idx):
+        return self.data[idx], self.label[idx]
+
+# GeneratorDataset ~ torch DataLoader; batch/shuffle are pipeline steps
+dataset = ds.GeneratorDataset(MyDataset(100), column_names=["data", "label"], shuffle=True)
+dataset = dataset.batch(32)
+for data, label in dataset.create_tuple_iterator():
+    ...''',
+        "PyTorch": '''import torch
+
+class MyDataset(torch.utils.data.Dataset):
+    def __init__(self, n): ...
+    def __len__(self): ...
+    def __getitem__(self, idx): ...
+
+loader = torch.utils.data.DataLoader(MyDataset(100), batch_size=32, shuffle=True)
+for data, label in loader:
+    ...''',
+        "TensorFlow": '''import tensorflow as tf
+
+train_ds = tf.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(100).batch(32)
+for data, label in train_ds:
+    ...''',
+    },
+    "network": {
+        "mslab": '''from mslab import nn
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(3, 4)
+        self.relu = nn.ReLU()
+        self.fc2 = nn.Dense(4, 2)
+    def construct(self, x):          # construct ~ forward
+        return self.fc2(self.relu(self.fc1(x)))''',
+        "PyTorch": '''import torch
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(3, 4)
+        self.relu = torch.nn.ReLU()
+        self.fc2 = torch.nn.Linear(4, 2)
+    def forward(self, x):
+        return self.fc2(self.relu(self.fc1(x)))''',
+        "TensorFlow": '''import tensorflow as tf
+
+model = tf.keras.Sequential([
+    tf.keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+    tf.keras.layers.Dense(2),
+])''',
+    },
+    "loss": {
+        "mslab": '''loss_fn = nn.MSELoss()
+loss = loss_fn(net(x), y)
+# or joined into one Cell, as TrainOneStepCell expects:
+loss_net = nn.WithLossCell(net, loss_fn)''',
+        "PyTorch": '''loss_fn = torch.nn.MSELoss()
+loss = loss_fn(net(x), y)''',
+        "TensorFlow": '''loss_fn = tf.keras.losses.MeanSquaredError()
+loss = loss_fn(y, model(x))          # note: (labels, predictions)''',
+    },
+    "optimizer": {
+        "mslab": '''opt = nn.SGD(net.trainable_params(), learning_rate=0.1)
+# nn.Momentum(params, lr, momentum), nn.Adam(params, lr) ...''',
+        "PyTorch": '''opt = torch.optim.SGD(net.parameters(), lr=0.1)''',
+        "TensorFlow": '''opt = tf.keras.optimizers.SGD(learning_rate=0.1)''',
+    },
+    "training step": {
+        "mslab": '''# forward, sens, backward, (grad reduce), update: one Cell, one call
+train_net = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+loss = train_net(x, y)                # the loss BEFORE the update
+# or the whole loop: mslab.Model(net, loss_fn, opt).train(epochs, dataset)''',
+        "PyTorch": '''opt.zero_grad()
+loss = loss_fn(net(x), y)             # forward, recorded on the tape
+loss.backward()                       # backward walks the tape
+opt.step()                            # update''',
+        "TensorFlow": '''@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    return loss''',
+    },
+    "autodiff": {
+        "mslab": '''from mslab import ops, ParameterTuple
+
+loss_net = nn.WithLossCell(net, nn.MSELoss())
+weights = ParameterTuple(net.trainable_params())
+grad_fn = ops.GradOperation(get_by_list=True)(loss_net, weights)
+grads = grad_fn(x, y)      # GRAPH mode: backward graph derived from the forward graph's structure''',
+        "PyTorch": '''loss = loss_fn(net(x), y)  # each op records its grad_fn while running
+loss.backward()             # walks the recorded chain in reverse
+grads = [p.grad for p in net.parameters()]''',
+        "TensorFlow": '''with tf.GradientTape() as tape:     # records while running, like PyTorch
+    loss = loss_fn(y, model(x))
+grads = tape.gradient(loss, model.trainable_variables)''',
+    },
+}
+
+
+def have_torch():
+    try:
+        import torch  # noqa: F401
+    except Exception:  # ImportError, or a broken install
+        return False
+    return True
+
+
+def compare_with_torch(seed=0, lr=0.1):
+    """Run one SGD step of the same network in mslab and PyTorch; return the differences.
+
+    ``{"available": bool, "install": str, "loss": (mslab, torch), "rows": [[what, max_abs_diff], ...],
+    "agree": bool}``. Without torch: ``available`` is False and ``install`` says what to install.
+    """
+    if not have_torch():
+        return {"available": False, "install": INSTALL, "rows": [], "agree": None}
+    import torch
+
+    import mslab as ms
+    from mslab import nn
+    from mslab.common.tensor import ParameterTuple
+    from mslab.ops import GradOperation
+    from mslab.testing.modes import in_mode
+
+    ms.set_seed(seed)
+    net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
+    r = np.random.RandomState(seed)
+    x = r.randn(8, 3).astype(np.float32)
+    y = r.randn(8, 2).astype(np.float32)
+    X, Y = ms.Tensor(x), ms.Tensor(y)
+    params = net.trainable_params()
+    start = [p.asnumpy().copy() for p in params]
+
+    tnet = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    tparams = list(tnet.parameters())  # fc1.weight, fc1.bias, fc2.weight, fc2.bias: mslab's order too
+    with torch.no_grad():
+        for tp, a in zip(tparams, start):
+            tp.copy_(torch.from_numpy(a))
+
+    with in_mode(ms.PYNATIVE_MODE):
+        loss_net = nn.WithLossCell(net, nn.MSELoss())
+        grads = GradOperation(get_by_list=True)(loss_net, ParameterTuple(params))(X, Y)
+        train = nn.TrainOneStepCell(loss_net, nn.SGD(params, lr))
+        loss = float(train(X, Y).asnumpy())
+    after = [p.asnumpy() for p in params]
+
+    opt = torch.optim.SGD(tnet.parameters(), lr=lr)
+    opt.zero_grad()
+    tloss = torch.nn.functional.mse_loss(tnet(torch.from_numpy(x)), torch.from_numpy(y))
+    tloss.backward()
+    tgrads = [p.grad.detach().numpy().copy() for p in tparams]
+    opt.step()
+    tafter = [p.detach().numpy() for p in tparams]
+
+    tl = float(tloss.detach())
+    rows = [["loss", abs(loss - tl)]]
+    for p, g, tg in zip(params, grads, tgrads):
+        rows.append([f"gradient of {p.name}", float(np.max(np.abs(g.asnumpy() - tg)))])
+    for p, a, ta in zip(params, after, tafter):
+        rows.append([f"{p.name} after one SGD step", float(np.max(np.abs(a - ta)))])
+    agree = all(d <= 1e-5 for _, d in rows)
+    return {"available": True, "install": "", "loss": (loss, tl), "rows": rows, "agree": agree,
+            "torch": torch.__version__}
+
+
+def result_html(res):
+    """The comparison as an HTML table (what the Run button shows)."""
+    if not res["available"]:
+        return (f'<div data-mslab-role="compare-result"><b>PyTorch is not installed</b>, so the side-by-side run is '
+                f"skipped. To compare, install it into this environment:<pre>{escape(res['install'])}</pre>"
+                f"then restart the kernel. The code tabs above need nothing.</div>")
+    rows = "".join(f"<tr><td>{escape(w)}</td><td>{d:.3g}</td></tr>" for w, d in res["rows"])
+    verdict = ("mslab and PyTorch agree (every difference is at float32 rounding level)" if res["agree"]
+               else "mslab and PyTorch DISAGREE beyond 1e-5")
+    return (f'<div data-mslab-role="compare-result"><p>Same weights, same batch, one SGD step (lr 0.1). '
+            f"loss: mslab {res['loss'][0]:.6g}, PyTorch {res['loss'][1]:.6g}</p>"
+            f'<table class="mslab-compare"><tr><th>compared</th><th>max |mslab - PyTorch|</th></tr>{rows}</table>'
+            f"<p><b>{escape(verdict)}</b></p></div>")
+
+
+class ComparePanel(widgets.VBox):
+    """``ComparePanel(concepts=CONCEPTS)``: a Tab per concept, each with mslab / PyTorch / TensorFlow code."""
+
+    def __init__(self, concepts=CONCEPTS, **kwargs):
+        self.concepts = tuple(concepts)
+        tabs = []
+        for c in self.concepts:
+            inner = widgets.Tab(children=[widgets.HTML(f"<pre>{escape(CODE[c][f])}</pre>") for f in FRAMEWORKS])
+            for i, f in enumerate(FRAMEWORKS):
+                inner.set_title(i, f)
+            tabs.append(inner)
+        self.tabs = widgets.Tab(children=tabs)
+        for i, c in enumerate(self.concepts):
+            self.tabs.set_title(i, c)
+        self.button = widgets.Button(description="Run: mslab vs PyTorch", button_style="primary",
+                                     tooltip="Run the same step in both on the same weights and data")
+        self.button.add_class("mslab-compare-run")
+        self.result = widgets.HTML(self._idle_text())
+        self.button.on_click(lambda _b: self.run())
+        self.last = None
+        super().__init__(children=[self.tabs, widgets.HBox([self.button]), self.result], **kwargs)
+        self.add_class("mslab-compare-panel")
+
+    def _idle_text(self):
+        if have_torch():
+            return "<i>Press Run to check that loss and gradients agree with PyTorch.</i>"
+        return result_html({"available": False, "install": INSTALL})
+
+    def run(self):
+        """Run the comparison (as the button does) and show it; returns the result dict."""
+        self.last = compare_with_torch()
+        self.result.value = result_html(self.last)
+        return self.last
+
+    def code(self, concept, framework="mslab"):
+        return CODE[concept][framework]
+
+    def static_html(self):
+        parts = []
+        for c in self.concepts:
+            cols = "".join(f"<td style='vertical-align:top'><b>{f}</b><pre>{escape(CODE[c][f])}</pre></td>"
+                           for f in FRAMEWORKS)
+            parts.append(f"<h4>{escape(c)}</h4><table><tr>{cols}</tr></table>")
+        return '<div class="mslab-static">' + "".join(parts) + "</div>"
+
+    def __repr__(self):
+        return f"ComparePanel(concepts={list(self.concepts)}, frameworks={list(FRAMEWORKS)})"
+
+    def _repr_mimebundle_(self, **kwargs):
+        out = super()._repr_mimebundle_(**kwargs)
+        data, meta = out if isinstance(out, tuple) else (out, {})
+        data = dict(data or {})
+        data["text/plain"] = repr(self)
+        data["text/html"] = self.static_html()
+        return data, meta

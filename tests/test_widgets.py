@@ -1,0 +1,205 @@
+"""Widgets: built for a small network, driven by simulated front-end messages; values are the engine's."""
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mslab as ms
+from mslab import context, nn
+from mslab.viz import have_dot
+from mslab.widgets import ComparePanel, GraphView, LossPlot, StepThrough, TapeView, _assets, compare_panel
+from mslab.widgets.step_through import ACTIONS
+
+pytestmark = pytest.mark.skipif(not have_dot(), reason="Graphviz dot is needed to draw the graphs")
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(3, 4)
+        self.relu = nn.ReLU()
+        self.fc2 = nn.Dense(4, 2)
+
+    def construct(self, x):
+        return self.fc2(self.relu(self.fc1(x)))
+
+
+def make():
+    ms.set_seed(0)
+    net = Net()
+    return nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+
+
+def data():
+    r = np.random.RandomState(7)
+    return ms.Tensor(r.randn(5, 3).astype(np.float32)), ms.Tensor(r.randn(5, 2).astype(np.float32))
+
+
+def no_address(text):
+    return not re.search(r"0x[0-9a-fA-F]{6,}", text)
+
+
+def test_import_mslab_does_not_import_widgets():
+    code = "import sys, mslab; assert 'mslab.widgets' not in sys.modules and 'anywidget' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_frontend_files_found():
+    d = _assets.frontend_dir()
+    for name in ("graph_core.js", "graph_view.js", "step_through.js", "tape_view.js", "mslab.css"):
+        assert (d / name).is_file()
+    assert "export default" in GraphView._esm and "function mountGraph" in GraphView._esm
+
+
+def test_graph_view_click_expand_highlight():
+    x, y = data()
+    v = GraphView(ms.trace(make(), x, y))
+    assert repr(v) == "GraphView(graph='TrainOneStepCell', nodes=45, collapsed_depth='auto')"
+    assert 'data-mslab-node="%8"' in v.svg and 'data-mslab-node="param:fc1.weight"' in v.svg
+    assert 'data-mslab-cluster="network/_backbone"' in v.svg
+    # collapsed Cell call: click shows its members, Expand re-renders one level deeper
+    v.handle_message({"type": "click", "key": "box:network/_backbone/fc1"})
+    assert v.inspector["expandable"] and [m[1] for m in v.inspector["members"]] == ["MatMul", "BiasAdd"]
+    v.handle_message({"type": "expand", "key": "box:network/_backbone/fc1"})
+    assert v.collapse_depth == "none" and 'data-mslab-node="%0"' in v.svg
+    v.handle_message({"type": "cluster", "key": "network/_backbone"})
+    assert v.inspector["collapsible"]
+    v.handle_message({"type": "collapse", "key": "network/_backbone"})
+    assert v.collapse_depth == "2" and 'data-mslab-node="box:network/_backbone"' in v.svg
+    v.handle_message({"type": "depth", "value": "none"})
+    # a node: op, attributes, shape, dtype, scope, source
+    v.handle_message({"type": "click", "key": "%0"})
+    fields = dict(v.inspector["fields"])
+    assert fields["op"] == "MatMul" and fields["transpose_b"] == "True" and fields["shape"] == "[5, 4]"
+    assert fields["Cell scope"] == "network/_backbone/fc1" and "basic.py" in fields["source"]
+    assert "value" not in v.inspector  # nothing has run
+    v.highlight(["%0", "%1"])
+    assert v.highlighted == ["%0", "%1"]
+    html = v._repr_mimebundle_()[0]["text/html"]  # the static fallback shows the highlight too
+    assert 'class="node mslab-highlight" data-mslab-node="%0"' in html and no_address(html)
+    v.highlight([])
+    assert v.highlighted == []
+
+
+def test_graph_view_values_after_run():
+    x, y = data()
+    net = Net()
+    v = GraphView(ms.trace(net, x), collapse_depth=None)
+    v.run(x)
+    v.select("%0")
+    expect = x.asnumpy() @ net.fc1.weight.asnumpy().T
+    got = np.array(v.inspector["value"]["numbers"]).reshape(5, 4)
+    np.testing.assert_allclose(got, expect, rtol=1e-5, atol=1e-6)
+    assert np.array(v.inspector["value"]["matrix"]).shape == (5, 4)  # heat-map data
+
+
+@pytest.mark.parametrize("mode", [context.GRAPH_MODE, context.PYNATIVE_MODE], ids=["graph", "pynative"])
+def test_step_through_values_are_the_engines(mode):
+    context.set_context(mode=mode)
+    x, y = data()
+    plain = make()
+    plain_loss = float(plain(x, y).asnumpy())
+    cell = make()
+    st = StepThrough(cell, x, y)
+    name = "GRAPH" if mode == context.GRAPH_MODE else "PYNATIVE"
+    assert repr(st) == f"StepThrough(TrainOneStepCell, mode={name}, stage='start', node=0/{st.total})"
+    assert st.values["loss"] is None and st.stage_index == -1
+    st.handle_message({"type": "step", "action": "next-stage"})
+    assert st.values["stage"] == "forward" and st.stages[0]["state"] == "active"
+    assert float(st.session.loss) == plain_loss  # exact; the panel gets 8 significant digits
+    assert st.values["loss"]["numbers"] == [pytest.approx(plain_loss, rel=1e-7)]
+    fwd = {n.out.name for n in st.session.stages[0].nodes}
+    assert st.highlighted and all(k.startswith("box:") or k in fwd for k in st.highlighted)
+    st.handle_message({"type": "step", "action": "next-stage"})
+    assert st.values["stage"] == "sens" and st.values["sens"]["numbers"] == [1.0]
+    st.handle_message({"type": "step", "action": "run-to-end"})
+    assert st.values["stage"] == "return" and st.position == st.total
+    for p, q in zip(cell.get_parameters(), plain.get_parameters()):
+        np.testing.assert_array_equal(p.asnumpy(), q.asnumpy())
+    row = st.values["params"][0]
+    assert row["name"] == "fc1.weight" and row["updated"]
+    np.testing.assert_allclose(np.array(row["after"]["numbers"]) - np.array(row["before"]["numbers"]),
+                               row["delta"]["numbers"], atol=1e-6)
+    grad = st.session.gradients["fc1.weight"]
+    np.testing.assert_allclose(row["gradient"]["numbers"], grad.ravel(), rtol=1e-5)
+    # inspector shows the weight's gradient; previous restores the weights
+    st.handle_message({"type": "click", "key": "param:fc1.weight"})
+    assert st.inspector["gradient"]["shape"] == [4, 3]
+    st.handle_message({"type": "step", "action": "previous"})
+    st.handle_message({"type": "step", "action": "previous"})
+    assert not any(p["updated"] for p in st.values["params"])
+    st.handle_message({"type": "goto-stage", "index": 0})
+    assert st.values["stage"] == "forward"
+    st.handle_message({"type": "step", "action": "next-node"})
+    assert st.values["node"]["op"] == "Fill" and st.current
+    for action in ACTIONS:
+        st.handle_message({"type": "step", "action": action})
+    html = st._repr_mimebundle_()[0]["text/html"]
+    assert 'data-mslab-role="values"' in html and no_address(html) and no_address(repr(st))
+
+
+def test_tape_view_side_by_side():
+    x, y = data()
+    tv = TapeView(make().network, x, y)
+    assert repr(tv) == "TapeView(WithLossCell, tape_nodes=8, backward_nodes=12)"
+    assert "data-mslab-node" in tv.tape_svg and "data-mslab-node" in tv.graph_svg
+    tv.handle_message({"type": "depth", "pane": "tape_", "value": "none"})
+    tv.handle_message({"type": "click", "pane": "tape_", "key": "%0"})
+    assert tv.tape_inspector["value"]["shape"] == [5, 4]  # the tape's real recorded value
+    tv.handle_message({"type": "click", "pane": "graph_", "key": "%10"})
+    assert dict(tv.graph_inspector["fields"])["phase"] == "backward"
+    assert "structure" in tv.caption
+
+
+def test_loss_plot_callback_and_update():
+    ms.set_seed(0)
+    net = nn.Dense(3, 1)
+    r = np.random.RandomState(0)
+    X = r.randn(32, 3).astype(np.float32)
+    Y = X.sum(1, keepdims=True)
+    ds = ms.dataset.NumpySlicesDataset({"x": X, "y": Y}, shuffle=False).batch(8)
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    plot = LossPlot(min_interval=3600)  # bounded rate: only the first and the final draw
+    model.train(2, ds, callbacks=[plot])
+    assert repr(plot) == "LossPlot(series=['loss'], points=8, last_step=8)"
+    assert plot.draws == 2 and plot.finished and bytes(plot.image.value).startswith(b"\x89PNG")
+    assert "(finished)" in plot.status.value
+    hand = LossPlot(min_interval=0)
+    for step in range(3):
+        hand.update(step, loss=ms.Tensor(np.float32(1.0 / (step + 1))), acc=step / 3)
+    assert hand.series["acc"][1] == [0.0, 1 / 3, 2 / 3] and hand.draws == 3
+    data, _ = hand._repr_mimebundle_()
+    assert data["text/plain"] == "LossPlot(series=['loss', 'acc'], points=3, last_step=2)"
+    assert data["image/png"] == hand.png()  # deterministic static figure
+
+
+def test_compare_panel_without_torch(monkeypatch):
+    monkeypatch.setattr(compare_panel, "have_torch", lambda: False)
+    p = ComparePanel()
+    assert repr(p).startswith("ComparePanel(concepts=['dataset', 'network', 'loss', 'optimizer'")
+    res = p.run()
+    assert res["available"] is False and "pip install torch==2.13.0" in p.result.value
+    assert len(p.tabs.children) == 6 and all(len(t.children) == 3 for t in p.tabs.children)
+    assert "TrainOneStepCell" in p.code("training step") and "backward()" in p.code("training step", "PyTorch")
+    assert "text/html" in p._repr_mimebundle_()[0]
+
+
+def test_compare_panel_mslab_code_runs():
+    """The mslab tab code is real code: the network/loss/optimizer/step tabs run as written."""
+    ns = {}
+    exec(compare_panel.CODE["network"]["mslab"], ns)
+    x, y = data()
+    ns.update(x=x, y=y, nn=nn, net=ns["Net"]())
+    exec(compare_panel.CODE["optimizer"]["mslab"], ns)
+    exec(compare_panel.CODE["training step"]["mslab"].replace("# or", "# "), ns)
+    exec(compare_panel.CODE["autodiff"]["mslab"], ns)
+    assert len(ns["grads"]) == 4
+
+
+def test_compare_panel_with_torch():
+    pytest.importorskip("torch")
+    res = ComparePanel().run()
+    assert res["available"] and res["agree"]
+    assert res["rows"][0][0] == "loss" and len(res["rows"]) == 9
