@@ -58,12 +58,12 @@ export default {
     const btn = (role, text, title, cls) => mslabEl("button", { class: "mslab-btn " + (cls || ""),
       "data-mslab-role": role, text, title, onclick: () => step(role) });
     const buttons = {
-      reset: btn("reset", "\u23ee Start", "Back to the start: weights restored"),
+      reset: btn("reset", "|< Start", "Back to the start: weights restored"),
       previous: btn("previous", "\u25c0 Previous", "Back one stage (the weights are restored and replayed)"),
       "previous-node": btn("previous-node", "\u2039 node", "Back one node"),
       "next-node": btn("next-node", "node \u203a", "Run one more node"),
       "next-stage": btn("next-stage", "Next stage \u25b6", "Run the next stage", "mslab-primary"),
-      "run-to-end": btn("run-to-end", "Run to end \u23ed", "Finish the step: the weights are updated"),
+      "run-to-end": btn("run-to-end", "Run to end >|", "Finish the step: the weights are updated"),
     };
     const position = mslabEl("span", { class: "mslab-position", "data-mslab-role": "position" });
     const mode = mslabEl("span", { class: "mslab-position", "data-mslab-role": "mode" });
