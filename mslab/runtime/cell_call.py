@@ -56,12 +56,17 @@ def call_cell(cell, args, kwargs):
         return _run_construct(cell, args, kwargs)
     _check_inputs(cell, args)
     if is_graph_mode() and not kwargs:
-        cache = cell.__dict__.get("_compile_cache")
-        if cache is None:
-            cache = cell.__dict__["_compile_cache"] = CompileCache()
-            cell.__dict__["_construct_fn"] = _Construct(cell)
-        return cache.call(cell.__dict__["_construct_fn"], args)
+        return compile_call(cell, args).run(args)
     return _run_construct(cell, args, kwargs)
+
+
+def compile_call(cell, args):
+    """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs (traced and cached on first use)."""
+    cache = cell.__dict__.get("_compile_cache")
+    if cache is None:
+        cache = cell.__dict__["_compile_cache"] = CompileCache()
+        cell.__dict__["_construct_fn"] = _Construct(cell)
+    return cache.get(cell.__dict__["_construct_fn"], args)
 
 
 def compiled_graphs(cell):

@@ -90,12 +90,13 @@ def _symbolic_args(graph, args, names):
     return out
 
 
-def _tensor_leaves(args):
+def tensor_leaves(args):
+    """The Tensors among call arguments (inside tuples too), in order: a graph's input arrays."""
     for a in args:
         if isinstance(a, Tensor):
             yield a
         elif isinstance(a, (tuple, list)):
-            yield from _tensor_leaves(a)
+            yield from tensor_leaves(a)
 
 
 def trace(fn, *args, name=None, optimize_graph=True, names_from=None):
@@ -129,7 +130,7 @@ class Compiled:
         self.executor = Executor(graph)
 
     def run(self, args):
-        arrays = [t._data for t in _tensor_leaves(args)]
+        arrays = [t._data for t in tensor_leaves(args)]
         outs = self.executor.run(arrays)
         return unflatten(self.graph.output_tree, [Tensor._wrap(a) for a in outs])
 

@@ -29,6 +29,8 @@ import numpy as np
 from mslab import context
 from mslab.common.tensor import Tensor
 from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
+from mslab.runtime.cell_call import compile_call
+from mslab.runtime.compiled import tensor_leaves
 from mslab.runtime.pytree import flatten
 
 FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
@@ -195,26 +197,6 @@ def output_gradient_value(graph, node, stages):
     return None
 
 
-def _compiled(cell, args):
-    """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs: the Cell's own CompileCache, filled the way
-    ``mslab.runtime.cell_call.call_cell`` fills it (so a later real call reuses this very graph)."""
-    from mslab.runtime.cell_call import _Construct
-    from mslab.runtime.compiled import CompileCache
-    cache = cell.__dict__.get("_compile_cache")
-    if cache is None:
-        cache = cell.__dict__["_compile_cache"] = CompileCache()
-        cell.__dict__["_construct_fn"] = _Construct(cell)
-    return cache.get(cell.__dict__["_construct_fn"], args)
-
-
-def _tensor_leaves(args):
-    for a in args:
-        if isinstance(a, Tensor):
-            yield a
-        elif isinstance(a, (tuple, list)):
-            yield from _tensor_leaves(a)
-
-
 class TrainStepSession:
     """Walk one real training step of ``train_cell(*inputs)`` stage by stage or node by node.
 
@@ -231,10 +213,10 @@ class TrainStepSession:
         self.snapshot = {id(p): p._data.copy() for p in self.params}
         self.weights = list(getattr(train_cell, "weights", None) or train_cell.trainable_params())
         if self.mode == context.GRAPH_MODE:
-            self._compiled = _compiled(train_cell, inputs)
+            self._compiled = compile_call(train_cell, inputs)
             self.graph = self._compiled.graph
             self.executor = self._compiled.executor
-            self._arrays = [t._data for t in _tensor_leaves(inputs)]
+            self._arrays = [t._data for t in tensor_leaves(inputs)]
             sched = {step[4]: k for k, step in enumerate(self.executor.schedule)}
             self.folded = set(self.executor.folded)
             self._sched_index = [sched.get(n, -1) for n in self.graph.nodes]
