@@ -81,8 +81,8 @@ class Add(_Binary):
     def compute(self, x, y):
         return np.add(x, y)
 
-    def bprop(self, x, y, out, dout):
-        return sum_to(dout, x.shape), sum_to(dout, y.shape)
+    def bprop(self, x, y, out, dout, needs=(True, True)):
+        return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(dout, y.shape) if needs[1] else None)
 
 
 class Sub(_Binary):
@@ -91,8 +91,8 @@ class Sub(_Binary):
     def compute(self, x, y):
         return np.subtract(x, y)
 
-    def bprop(self, x, y, out, dout):
-        return sum_to(dout, x.shape), sum_to(_F().neg(dout), y.shape)
+    def bprop(self, x, y, out, dout, needs=(True, True)):
+        return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(_F().neg(dout), y.shape) if needs[1] else None)
 
 
 class Mul(_Binary):
@@ -101,9 +101,10 @@ class Mul(_Binary):
     def compute(self, x, y):
         return np.multiply(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs=(True, True)):
         F = _F()
-        return sum_to(F.mul(dout, y), x.shape), sum_to(F.mul(dout, x), y.shape)
+        return (sum_to(F.mul(dout, y), x.shape) if needs[0] else None,
+                sum_to(F.mul(dout, x), y.shape) if needs[1] else None)
 
 
 class RealDiv(_Binary):
@@ -436,17 +437,14 @@ class MatMul(Primitive):
     def compute(self, x, y):
         return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs=(True, True)):
         F = _F()
         ta, tb = self.transpose_a, self.transpose_b
-        if not ta:
-            dx = F.matmul(dout, y, False, not tb)
-        else:
-            dx = F.matmul(y, dout, tb, True)
-        if not tb:
-            dy = F.matmul(x, dout, not ta, False)
-        else:
-            dy = F.matmul(dout, x, True, ta)
+        dx = dy = None
+        if needs[0]:
+            dx = F.matmul(dout, y, False, not tb) if not ta else F.matmul(y, dout, tb, True)
+        if needs[1]:
+            dy = F.matmul(x, dout, not ta, False) if not tb else F.matmul(dout, x, True, ta)
         return dx, dy
 
 

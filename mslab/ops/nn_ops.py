@@ -270,8 +270,8 @@ class BiasAdd(Primitive):
     def compute(self, x, b):
         return x + b.reshape(_channel_shape(b.shape[0], x.ndim))
 
-    def bprop(self, x, b, out, dout):
-        return dout, _F()._prim(BiasAddGrad, self.data_format)(dout)
+    def bprop(self, x, b, out, dout, needs=(True, True)):
+        return dout, (_F()._prim(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
 
 
 class BiasAddGrad(Primitive):
@@ -371,9 +371,9 @@ class Conv2D(_ConvBase):
         pads, out_hw = self._geometry(x.shape)
         return K.conv2d(x, w, self.stride, self.dilation, pads, out_hw)
 
-    def bprop(self, x, w, out, dout):
-        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x))
-        dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w))
+    def bprop(self, x, w, out, dout, needs=(True, True)):
+        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None  # not for the images
+        dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w)) if needs[1] else None
         return dx, dw
 
 
