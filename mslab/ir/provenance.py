@@ -33,16 +33,34 @@ def cell_description():
     return f" in Cell {type(inner).__name__}" + (f" (scope '{path}')" if path else "")
 
 
+_internal_code = {}  # code object -> whether it is engine-internal (asked once per function)
+_lines = {}  # (file, line number) -> the formatted source line (PYNATIVE records one per op it runs)
+
+
 def source_line():
     """``file.py:12  x = self.fc(x)``: the innermost line outside the engine internals."""
     f = sys._getframe(2)
-    while f is not None and f.f_code.co_filename.startswith(_INTERNAL):
+    internal = _internal_code
+    while f is not None:
+        code = f.f_code
+        inside = internal.get(code)
+        if inside is None:
+            if len(internal) > 100_000:  # code made on the fly (exec, notebooks) must not pile up
+                internal.clear()
+            inside = internal[code] = code.co_filename.startswith(_INTERNAL)
+        if not inside:
+            break
         f = f.f_back
     if f is None:
         return ""
-    fn = f.f_code.co_filename
-    code = linecache.getline(fn, f.f_lineno).strip()
-    return f"{_short_file(fn)}:{f.f_lineno}  {code}"
+    key = (f.f_code.co_filename, f.f_lineno)
+    text = _lines.get(key)
+    if text is None:
+        fn, line = key
+        text = f"{_short_file(fn)}:{line}  {linecache.getline(fn, line).strip()}"
+        if not fn.startswith("<") and len(_lines) < 100_000:  # notebook cells change: never cache them
+            _lines[key] = text
+    return text
 
 
 def _short_file(path):

@@ -72,6 +72,10 @@ class Reshape(Primitive):
         # A copy, not a view: a view of a Parameter would change when an optimizer's Assign writes it.
         return np.reshape(x, shape).copy()
 
+    def kernel(self, ins):
+        shape = self.infer(*ins)[0]  # the -1 resolved once
+        return lambda x: np.reshape(x, shape).copy()
+
     def bprop(self, x, shape, out, dout):
         return _F().reshape(dout, x.shape), None
 
@@ -258,6 +262,10 @@ class BroadcastTo(Primitive):
         # A writable copy (np.broadcast_to alone gives a read-only view sharing x's memory).
         return np.broadcast_to(x, self.infer(x)[0]).copy()
 
+    def kernel(self, ins):
+        shape = self.infer(*ins)[0]
+        return lambda x: np.broadcast_to(x, shape).copy()
+
     def bprop(self, x, out, dout):
         from mslab.ops.math_ops import sum_to
         return (sum_to(dout, x.shape),)
@@ -298,6 +306,10 @@ class Transpose(Primitive):
 
     def compute(self, x, perm):
         return np.transpose(x, self._perm(x, perm)).copy()
+
+    def kernel(self, ins):
+        perm = self._perm(*ins)
+        return lambda x: np.transpose(x, perm).copy()
 
     def bprop(self, x, perm, out, dout):
         perm = self._perm(x, perm)

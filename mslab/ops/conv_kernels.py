@@ -190,13 +190,14 @@ def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
     Hp, Wp = H + pads[0] + pads[1], W + pads[2] + pads[3]
     if stride == (1, 1):  # wide columns again: each kernel position adds one contiguous run per image
         L = OH * Wp
-        dcols = np.matmul(w.astype(ct, copy=False).reshape(O, C * kh * kw).T, _widen(dout, Wp, ct))
-        dcols = dcols.reshape(C, kh, kw, N, L)
+        # Rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab.
+        wt = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
+        dcols = np.matmul(wt, _widen(dout, Wp, ct)).reshape(kh, kw, C, N, L)
         dxf = np.zeros((C, N, (Hp + 1) * Wp), ct)
         for p in range(kh):
             for q in range(kw):
                 s = p * dh * Wp + q * dw
-                dxf[:, :, s:s + L] += dcols[:, p, q]
+                dxf[:, :, s:s + L] += dcols[p, q]
         dx = dxf[:, :, :Hp * Wp].reshape(C, N, Hp, Wp)[:, :, t:t + H, l:l + W]
         return np.ascontiguousarray(dx.transpose(1, 0, 2, 3), dtype=dt)
     w2 = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
@@ -244,9 +245,27 @@ def _routes(x, out, kernel, stride, pads, out_hw):
         yield sl, route
 
 
+_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 def max_pool_grad(x, out, dout, kernel, stride, pads, out_hw):
     """Each window's dout goes to its argmax input position (accumulated where windows overlap)."""
     N, C, H, W = x.shape
+    u = _UINT.get(dout.dtype.itemsize)
+    if (u is not None and dout.dtype.kind == "f" and not any(pads) and stride[0] >= kernel[0]
+            and stride[1] >= kernel[1] and dout.shape == out.shape):
+        # Windows do not overlap (LeNet's 2x2, stride 2): every input position gets dout from at most one
+        # window, so each kernel position writes its slice once: dout's bits ANDed with the route mask
+        # (dout where routed, +0 elsewhere; no branch per element, no multiply).
+        exact = stride == kernel and out_hw[0] * stride[0] == H and out_hw[1] * stride[1] == W
+        dx = np.empty(x.shape, dout.dtype) if exact else np.zeros(x.shape, dout.dtype)
+        d = np.ascontiguousarray(dout).view(u)
+        dxu = dx.view(u)
+        for sl, route in _routes(x, out, kernel, stride, pads, out_hw):
+            bits = route.astype(u)
+            np.negative(bits, out=bits)
+            np.bitwise_and(d, bits, out=dxu[sl])
+        return dx
     dxp = np.zeros((N, C, H + pads[0] + pads[1], W + pads[2] + pads[3]), dout.dtype)
     overlap = stride[0] < kernel[0] or stride[1] < kernel[1]
     for sl, route in _routes(x, out, kernel, stride, pads, out_hw):

@@ -270,6 +270,10 @@ class BiasAdd(Primitive):
     def compute(self, x, b):
         return x + b.reshape(_channel_shape(b.shape[0], x.ndim))
 
+    def kernel(self, ins):
+        shape = _channel_shape(ins[1].shape[0], len(ins[0].shape))
+        return lambda x, b: x + b.reshape(shape)
+
     def bprop(self, x, b, out, dout, needs=(True, True)):
         return dout, (_F()._prim(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
 
@@ -290,6 +294,10 @@ class BiasAddGrad(Primitive):
     def compute(self, dout):
         axes = (0,) + tuple(range(2, dout.ndim))
         return np.sum(dout, axis=axes, dtype=dout.dtype)
+
+    def kernel(self, ins):
+        axes, dt = (0,) + tuple(range(2, len(ins[0].shape))), ins[0].dtype
+        return lambda dout: np.sum(dout, axis=axes, dtype=dt)
 
     def bprop(self, dout, out, g):
         F = _F()
@@ -371,6 +379,10 @@ class Conv2D(_ConvBase):
         pads, out_hw = self._geometry(x.shape)
         return K.conv2d(x, w, self.stride, self.dilation, pads, out_hw)
 
+    def kernel(self, ins):
+        (pads, out_hw), stride, dilation = self._geometry(tuple(ins[0].shape)), self.stride, self.dilation
+        return lambda x, w: K.conv2d(x, w, stride, dilation, pads, out_hw)
+
     def bprop(self, x, w, out, dout, needs=(True, True)):
         dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None  # not for the images
         dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w)) if needs[1] else None
@@ -403,6 +415,13 @@ class Conv2DBackpropInput(_ConvBase):
         pads, _ = self._geometry(input_size)
         return K.conv2d_input_grad(dout, w, tuple(input_size), self.stride, self.dilation, pads)
 
+    def kernel(self, ins):
+        if len(ins) != 3 or not isinstance(ins[2], (tuple, list)):
+            return None
+        size = tuple(int(s) for s in ins[2])
+        (pads, _), stride, dilation = self._geometry(size), self.stride, self.dilation
+        return lambda dout, w: K.conv2d_input_grad(dout, w, size, stride, dilation, pads)
+
     def bprop(self, dout, w, input_size, out, g):
         return self._sibling(Conv2D)(g, w), self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)), None
 
@@ -432,6 +451,13 @@ class Conv2DBackpropFilter(_ConvBase):
     def compute(self, dout, x, filter_size):
         pads, _ = self._geometry(x.shape)
         return K.conv2d_filter_grad(dout, x, tuple(filter_size), self.stride, self.dilation, pads)
+
+    def kernel(self, ins):
+        if len(ins) != 3 or not isinstance(ins[2], (tuple, list)):
+            return None
+        size = tuple(int(s) for s in ins[2])
+        (pads, _), stride, dilation = self._geometry(tuple(ins[1].shape)), self.stride, self.dilation
+        return lambda dout, x: K.conv2d_filter_grad(dout, x, size, stride, dilation, pads)
 
     def bprop(self, dout, x, filter_size, out, g):
         return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
@@ -495,6 +521,10 @@ class MaxPool(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.max_pool(x, self.kernel_size, self.strides, pads, out_hw)
 
+    def kernel(self, ins):
+        (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
+        return lambda x: K.max_pool(x, ks, st, pads, out_hw)
+
     def bprop(self, x, out, dout):
         return (self._sibling(MaxPoolGrad)(x, out, dout),)
 
@@ -514,6 +544,10 @@ class MaxPoolGrad(_PoolBase):
     def compute(self, x, out, dout):
         pads, out_hw = self._geometry(x.shape)
         return K.max_pool_grad(x, out, dout, self.kernel_size, self.strides, pads, out_hw)
+
+    def kernel(self, ins):
+        (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
+        return lambda x, out, dout: K.max_pool_grad(x, out, dout, ks, st, pads, out_hw)
 
     def bprop(self, x, out, dout, o, g):
         return None, None, self._sibling(MaxPoolGradGrad)(x, out, g)

@@ -161,6 +161,10 @@ def promote(a, b):
 def lift_scalars(args, n):
     """Turn Python numbers among the first ``n`` arguments into tensors and cast tensors to one dtype."""
     n = len(args) if n is None else n
+    if n == 2 and len(args) >= 2:  # two tensors of one dtype: nothing to do (the usual binary op)
+        a, b = args[0], args[1]
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._np_dtype == b._np_dtype:
+            return args
     ref = None
     for a in args[:n]:
         if isinstance(a, Tensor):
@@ -205,6 +209,26 @@ def check_same_dtype(prim, *vals):
 
 def broadcast_shape(prim, *shapes):
     """numpy broadcasting of shapes, with an error that names the op and both shapes."""
+    if len(shapes) == 2:  # the common case, without np.broadcast_shapes' overhead (every eager op pays it)
+        a, b = tuple(shapes[0]), tuple(shapes[1])
+        if a == b or not b:
+            return a
+        if not a:
+            return b
+        if len(a) < len(b):
+            a = (1,) * (len(b) - len(a)) + a
+        elif len(b) < len(a):
+            b = (1,) * (len(a) - len(b)) + b
+        out = []
+        for x, y in zip(a, b):
+            if x == y or y == 1:
+                out.append(x)
+            elif x == 1:
+                out.append(y)
+            else:
+                break
+        else:
+            return tuple(out)
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
@@ -215,6 +239,8 @@ def normalize_axis(axis, ndim, op_name="op"):
     """Axis or tuple of axes to a sorted tuple of non-negative ints; () means every axis."""
     if axis is None or axis == ():
         return tuple(range(ndim))
+    if type(axis) is int and 0 <= axis < ndim:
+        return (axis,)
     if isinstance(axis, (int, np.integer)):
         axis = (int(axis),)
     out = []

@@ -28,6 +28,11 @@ def _F():
     return functional
 
 
+def _static_axes(ins):
+    """The normalised axes of a reduction node, worked out once (the axis is a constant input)."""
+    return normalize_axis(ins[1] if len(ins) > 1 else (), len(ins[0].shape))
+
+
 class _Reduce(Primitive):
     n_tensors = 1
 
@@ -67,6 +72,10 @@ class ReduceSum(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(np.sum(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype))
 
+    def kernel(self, ins):
+        axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
+        return lambda x: np.asarray(np.sum(x, axis=axes, keepdims=keep, dtype=dt))
+
     def bprop(self, x, axis, out, dout):
         return self._spread(x, axis, dout), None
 
@@ -77,6 +86,10 @@ class ReduceMean(_Reduce):
     def compute(self, x, axis=()):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(np.mean(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype), x.dtype)
+
+    def kernel(self, ins):
+        axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
+        return lambda x: np.asarray(np.mean(x, axis=axes, keepdims=keep, dtype=dt), dt)
 
     def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
