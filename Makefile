@@ -15,13 +15,14 @@ PYTHON ?= $(shell for p in python3.11 python3.10 python3; do \
 LAB_FLAGS ?= $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test venv deps dot lint clean distclean
+.PHONY: help lab test venv deps dot lint bench clean distclean
 
 help:
 	@echo "make lab        open the lessons (notebooks/) in JupyterLab; sets everything up first"
 	@echo "make test       ruff, unit tests, then notebooks with nbval; sets everything up first"
 	@echo "make venv|deps  create .venv and install mslab with its [test,lab] extras"
 	@echo "make dot        make sure Graphviz's dot is installed"
+	@echo "make bench      time mslab (GRAPH, PYNATIVE) beside PyTorch; rewrites README's Performance table"
 	@echo "make clean      remove caches and build output (make distclean also removes .venv)"
 
 venv deps: $(STAMP)
@@ -60,6 +61,10 @@ test: $(STAMP) dot
 	else \
 		echo "No notebooks/*.ipynb yet: nbval step skipped."; \
 	fi
+
+# PyTorch is optional (pip install -e '.[torch]'); without it the PyTorch column says "not installed".
+bench: $(STAMP) dot
+	$(BIN)/python benchmarks/bench.py --readme README.md
 
 clean:
 	rm -rf build dist artifacts .pytest_cache .ruff_cache .hypothesis *.egg-info
