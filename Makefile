@@ -1,6 +1,7 @@
 # mslab: two commands do everything.
 #   make lab    set up (venv, Python deps, Graphviz dot) and open the lessons in JupyterLab
-#   make test   set up, then lint and run the whole test suite (unit tests + notebooks via nbval)
+#   make test   set up, then lint and run the whole test suite (unit tests, notebooks via nbval, and
+#               the browser test: lesson 04 in JupyterLab in headless Chromium)
 
 SHELL := /bin/bash
 VENV  := .venv
@@ -19,9 +20,11 @@ LAB_FLAGS ?= $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 help:
 	@echo "make lab        open the lessons (notebooks/) in JupyterLab; sets everything up first"
-	@echo "make test       ruff, unit tests, then notebooks with nbval; sets everything up first"
+	@echo "make test       ruff, unit tests, notebooks with nbval, browser test; sets everything up first"
+	@echo "make lessons    rebuild and re-execute the lesson notebooks from scripts/build_lessons.py"
 	@echo "make venv|deps  create .venv and install mslab with its [test,lab] extras"
 	@echo "make dot        make sure Graphviz's dot is installed"
+	@echo "make chromium   make sure Chromium is installed (for the browser test)"
 	@echo "make bench      time mslab (GRAPH, PYNATIVE) beside PyTorch; rewrites README's Performance table"
 	@echo "make clean      remove caches and build output (make distclean also removes .venv)"
 
@@ -42,6 +45,13 @@ $(STAMP): pyproject.toml
 dot:
 	@bash scripts/ensure_dot.sh
 
+chromium:
+	@bash scripts/ensure_chromium.sh
+
+# The lessons are written as code in scripts/build_lessons.py; this writes and executes them.
+lessons: $(STAMP) dot
+	$(BIN)/python scripts/build_lessons.py
+
 lab: $(STAMP) dot
 	@mkdir -p notebooks
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
@@ -50,17 +60,20 @@ lint: $(STAMP)
 	$(BIN)/ruff check mslab tests
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
-test: $(STAMP) dot
+# Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
+test: $(STAMP) dot chromium
 	$(BIN)/ruff check mslab tests
 	$(BIN)/python -m pytest
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
-		echo "$(BIN)/python -m pytest --nbval --nbval-current-env notebooks/"; \
-		$(BIN)/python -m pytest --nbval --nbval-current-env notebooks/; rc=$$?; \
+		echo "$(BIN)/python -m pytest $(NBVAL) notebooks/"; \
+		$(BIN)/python -m pytest $(NBVAL) notebooks/; rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "nbval: no notebook cells collected"; rc=0; fi; \
 		exit $$rc; \
 	else \
 		echo "No notebooks/*.ipynb yet: nbval step skipped."; \
 	fi
+	$(BIN)/python -m pytest -m browser -rs tests/browser
 
 # PyTorch is optional (pip install -e '.[torch]'); without it the PyTorch column says "not installed".
 bench: $(STAMP) dot

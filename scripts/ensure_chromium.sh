@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Make sure Debian's Chromium is installed: the browser test (tests/browser) drives JupyterLab in it
+# through Playwright, which never downloads a browser of its own here.
+# Installs it with apt-get when we may (root or passwordless sudo). Otherwise it only explains how,
+# and exits 0: the browser test then skips itself and says why.
+set -euo pipefail
+
+for exe in "${MSLAB_CHROMIUM:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
+    if [ -n "$exe" ] && [ -x "$exe" ]; then
+        exit 0
+    fi
+done
+
+sudo_cmd=""
+can_install=0
+if command -v apt-get >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        can_install=1
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo_cmd="sudo"
+        can_install=1
+    fi
+fi
+
+if [ "$can_install" -eq 1 ]; then
+    echo "Chromium not found: installing Debian's chromium package with apt-get (for the browser test) ..."
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium </dev/null
+    if [ -x /usr/bin/chromium ]; then
+        echo "Chromium installed: $(/usr/bin/chromium --version 2>/dev/null | head -n 1)"
+        exit 0
+    fi
+    echo "error: apt-get finished but /usr/bin/chromium is still missing." >&2
+    exit 1
+fi
+
+cat >&2 <<'MSG'
+note: Chromium is not installed and this script cannot install it (it needs root or passwordless
+sudo on a system with apt-get), so the browser test will be skipped. To run it, install Chromium:
+
+  Debian / Ubuntu:   sudo apt-get install chromium
+  elsewhere:         any Chromium or Chrome, then  export MSLAB_CHROMIUM=/path/to/chromium
+MSG
+exit 0

@@ -1,0 +1,217 @@
+"""Lesson 04 in a real browser: JupyterLab in headless Chromium runs the notebook, and the StepThrough
+widget moves when Next is clicked.
+
+The test starts its own JupyterLab (free localhost port, random token, a temporary copy of notebooks/,
+temporary settings so no user state leaks in), opens 04_train_one_step.ipynb in Debian's Chromium
+driven by Playwright (no browser download: ``executable_path`` points at the system browser), runs all
+cells from the Run menu, waits for the StepThrough widget, then clicks "Next stage" twice and checks
+that the highlighted graph nodes and the values panel change each time. A screenshot is saved to
+artifacts/browser/step_through.png (artifacts/ is git-ignored; CI keeps it as an artifact).
+
+Run with ``make test`` (which installs Chromium first when it can) or ``pytest -m browser tests/browser``.
+Skipped, with the reason, only when no Chromium is installed.
+"""
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON = "04_train_one_step.ipynb"
+SCREENSHOT = ROOT / "artifacts" / "browser" / "step_through.png"
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage"]
+
+pytestmark = pytest.mark.browser
+
+
+def find_chromium():
+    for path in (os.environ.get("MSLAB_CHROMIUM"), *CHROMIUM_CANDIDATES, shutil.which("chromium")):
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def lab_config(home):
+    """Config and settings folders of our own: no news fetching, no update checks, no user settings."""
+    config = home / "config"
+    (config / "labconfig").mkdir(parents=True)
+    (config / "jupyter_server_config.json").write_text(json.dumps({
+        "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate"},
+    }))
+    (config / "labconfig" / "page_config.json").write_text(json.dumps({
+        "disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True},
+    }))
+    # Start the notebook's own kernel (python3) without asking; JupyterLab 4 otherwise shows a dialog.
+    tracker = home / "settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    # Windowing off: every cell stays in the DOM, so the test can read all prompts.
+    settings = {"autoStartDefaultKernel": True, "windowingMode": "none"}
+    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps(settings))
+    env = dict(os.environ)
+    env.update(JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+               MPLBACKEND="Agg")
+    return env
+
+
+def wait_for_server(proc, url, log_path, timeout=90):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"JupyterLab exited with code {proc.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"JupyterLab did not answer within {timeout} s:\n{log_path.read_text()[-3000:]}")
+
+
+def stop_server(proc, base, token):
+    """Ask the server to shut down (kernels included); then make sure its whole process group is gone."""
+    if proc.poll() is None:
+        try:
+            req = urllib.request.Request(f"{base}/api/shutdown", method="POST",
+                                         headers={"Authorization": f"token {token}"})
+            urllib.request.urlopen(req, timeout=5).close()
+            proc.wait(timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    # The process group we created with start_new_session: the server and any kernel it left behind.
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            continue
+        time.sleep(0.5)
+
+
+# Prompts of all code cells (the test turns JupyterLab's windowing off, so every cell is in the DOM).
+ALL_PROMPTS_EMPTY = r"""() => {
+    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+    return prompts.length > 0 && prompts.every(p => !/\d/.test(p.textContent));
+}"""
+ALL_CELLS_RAN = r"""() => {
+    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+    return prompts.length > 0 && prompts.every(p => /\[\d+\]/.test(p.textContent));
+}"""
+
+
+def menu_command(page, menu, command):
+    """Click a main-menu entry by its JupyterLab command id (e.g. Run > runmenu:run-all)."""
+    page.locator(".lm-MenuBar-item", has_text=menu).first.click()
+    page.locator(f'.lm-Menu-item[data-command="{command}"]').first.click()
+
+
+def widget_state(page):
+    """(highlighted node keys, values panel text) of the StepThrough widget."""
+    widget = page.locator(".mslab-step-through").first
+    keys = widget.locator("[data-mslab-node].mslab-highlight").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-mslab-node'))")
+    values = widget.locator('[data-mslab-role="values"]').first.inner_text()
+    return tuple(sorted(keys)), values
+
+
+def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; `make test` does this as root). "
+                    "Set MSLAB_CHROMIUM to use another Chromium binary.")
+    from playwright.sync_api import sync_playwright
+
+    lessons = tmp_path / "lessons"
+    shutil.copytree(ROOT / "notebooks", lessons, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    env = lab_config(tmp_path / "jupyter")
+    port, token = free_port(), secrets.token_hex(16)
+    base = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+           f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+           f"--ServerApp.root_dir={lessons}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log_path = tmp_path / "jupyterlab.log"
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    SCREENSHOT.with_name("failure.png").unlink(missing_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=lessons, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for_server(proc, f"{base}/api/status?token={token}", log_path)
+        with sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                str(tmp_path / "chromium-profile"), executable_path=chromium, headless=True,
+                args=CHROMIUM_FLAGS, viewport={"width": 1400, "height": 1000})
+            page = context.pages[0] if context.pages else context.new_page()
+            try:
+                page.set_default_timeout(60_000)
+                page.goto(f"{base}/lab/tree/{LESSON}?token={token}")
+                page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
+                # Wait for the kernel; clear the stored outputs (Edit menu), then Run > Run All Cells.
+                page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+                menu_command(page, "Edit", "editmenu:clear-all")
+                page.wait_for_function(ALL_PROMPTS_EMPTY, timeout=30_000)
+                menu_command(page, "Run", "runmenu:run-all")
+                page.wait_for_function(ALL_CELLS_RAN, timeout=180_000)
+                errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+                                      has_text="Traceback")
+                assert errors.count() == 0, errors.first.inner_text()
+
+                widget = page.locator(".mslab-step-through").first
+                next_button = widget.locator('[data-mslab-role="next-stage"]').first
+                next_button.wait_for(state="visible", timeout=60_000)
+                widget.scroll_into_view_if_needed()
+                start = widget_state(page)
+
+                states = [start]
+                for _ in range(3):  # forward, sens, backward
+                    next_button.click()
+                    page.wait_for_function(
+                        """([sel, before]) => {
+                            const w = document.querySelector(sel);
+                            const v = w && w.querySelector('[data-mslab-role="values"]');
+                            const keys = [...w.querySelectorAll('[data-mslab-node].mslab-highlight')]
+                                .map(e => e.getAttribute('data-mslab-node')).sort().join(',');
+                            return v && (keys + '|' + v.innerText) !== before;
+                        }""", arg=[".mslab-step-through", ",".join(states[-1][0]) + "|" + states[-1][1]],
+                        timeout=60_000)
+                    page.wait_for_timeout(300)  # let the panel finish redrawing before reading it
+                    states.append(widget_state(page))
+
+                for before, after in zip(states, states[1:]):
+                    assert after[0], "after Next no graph node is highlighted"
+                    assert after[0] != before[0], f"the highlighted nodes did not change: {after[0]}"
+                    assert after[1] != before[1], "the values panel did not change"
+                assert "loss" in states[1][1]
+                widget.scroll_into_view_if_needed()
+                page.screenshot(path=str(SCREENSHOT))
+            except Exception:
+                page.screenshot(path=str(SCREENSHOT.with_name("failure.png")))  # what the browser showed
+                raise
+            finally:
+                context.close()
+    finally:
+        stop_server(proc, base, token)
