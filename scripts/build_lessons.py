@@ -220,14 +220,24 @@ LESSON_00 = [
     print(ms.trace(network, x))
     """),
     md("""
-    `mslab.viz` draws the same graph. Each Cell is one box (click-free: it is a plain picture);
-    edges carry tensor shapes. Pictures are drawn by Graphviz, whose fonts differ between
-    machines, so the tests ignore their exact bytes.
+    `mslab.viz` draws the same graph. Operations are grouped by the Cell that made them: a Cell with
+    several operations (each `Dense` is a `MatMul` then a `BiasAdd`) is drawn as one 3-D box. Edges
+    carry tensor shapes. (Pictures are drawn by Graphviz, whose fonts differ between machines, so the
+    tests do not compare their exact bytes.)
     """),
     code("""
     import mslab.viz as viz
 
     viz.forward_graph(network, x)
+    """, ignore=True),
+    md("""
+    `GraphView` is the interactive version: pan and zoom, click a node to inspect it, expand a Cell's
+    box to see the operations inside.
+    """),
+    code("""
+    from mslab.widgets import GraphView
+
+    GraphView(ms.trace(network, x))
     """, ignore=True),
     md("""
     ## Where to next
@@ -1191,6 +1201,49 @@ LESSON_04 = [
     print("same weights after 3 steps:", np.array_equal(net_a.fc.weight.asnumpy(), net_b.fc.weight.asnumpy()))
     """),
     md("""
+    The first example in MindSpore's `train.md` ("custom training network") uses `TrainOneStepCell`
+    on a Cell of its own, with every weight set to one. Its labels are all zero, so the
+    cross-entropy of every sample is zero: the printed loss is 32 zeros.
+    """),
+    code("""
+    from mslab.common.tensor import Tensor
+    from mslab.nn import Cell, Dense, SoftmaxCrossEntropyWithLogits, Momentum, TrainOneStepCell, WithLossCell
+
+
+    class ReLUReduceMeanDense(Cell):
+        def __init__(self, kernel, bias, in_channel, num_class):
+            super().__init__()
+            self.relu = ops.ReLU()
+            self.mean = ops.ReduceMean(keep_dims=False)
+            self.dense = Dense(in_channel, num_class, kernel, bias)
+
+        def construct(self, x):
+            x = self.relu(x)
+            x = self.mean(x, (2, 3))
+            x = self.dense(x)
+            return x
+
+
+    weight_np = np.ones((1000, 2048)).astype(np.float32)
+    weight = Tensor(weight_np.copy())
+    bias_np = np.ones((1000,)).astype(np.float32)
+    bias = Tensor(bias_np.copy())
+    big_net = ReLUReduceMeanDense(weight, bias, 2048, 1000)
+    criterion = SoftmaxCrossEntropyWithLogits(sparse=False)
+    optimizer = Momentum(learning_rate=0.1, momentum=0.1,
+                         params=filter(lambda x: x.requires_grad, big_net.get_parameters()))
+    net_with_criterion = WithLossCell(big_net, criterion)
+    train_network = TrainOneStepCell(net_with_criterion, optimizer)
+    train_network.set_train()
+    input_np = np.random.randn(32, 2048, 7, 7).astype(np.float32)
+    input = Tensor(input_np.copy())
+    label_np_onehot = np.zeros(shape=(32, 1000)).astype(np.float32)
+    label = Tensor(label_np_onehot.copy())
+    for i in range(1):
+        loss = train_network(input, label)
+        print("-------loss------", loss)
+    """),
+    md("""
     ## One step, one graph
 
     In GRAPH mode the whole `construct` compiles into **one** graph: your forward nodes, the backward
@@ -1320,6 +1373,25 @@ LESSON_04 = [
             plot.update(step, loss=result)
             print(result)
     plot.finish();
+    """, ignore=True),
+    md("""
+    `train.md`'s own custom loop goes one step further: `DatasetHelper` with `dataset_sink_mode=True`
+    feeds `sink_size` batches at a time to the network that `connect_network_with_dataset` wraps, so
+    each call runs several steps on the device (lesson 02 showed the transfers this saves).
+    """),
+    code("""
+    ms.set_seed(1)
+    sink_net = LinearNet()
+    sink_train = nn.TrainOneStepCell(nn.WithLossCell(sink_net, nn.MSELoss()),
+                                     nn.Momentum(sink_net.trainable_params(), learning_rate=0.005, momentum=0.9))
+    dataset_helper = ms.DatasetHelper(train_dataset, dataset_sink_mode=True, sink_size=5, epoch_num=4)
+    net_on_device = ms.connect_network_with_dataset(sink_train, dataset_helper)
+    sink_train.set_train()
+    epoch = 4
+    for step in range(epoch):
+        for inputs in dataset_helper:
+            output = net_on_device(*inputs)
+            print("epoch: {0}/{1}, losses: {2}".format(step + 1, epoch, output.asnumpy(), flush=True))
     """, ignore=True),
     md("""
     ## Model does the same
