@@ -301,6 +301,9 @@ def describe_settings(res):
                if ARGS.blas_threads > 0 else "BLAS threads: as configured by the environment")
     notes = [threads + ".", "OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE: " + ("; ".join(ENV_NOTES) if ENV_NOTES else
              ("kept as set" if ARGS.keep_coretype else "not set")) + "."]
+    if res.get("load") is not None:
+        notes.append(f"Wall-clock times on a shared machine: load average {res['load']:.1f} when the run began "
+                     f"({os.cpu_count()} cores); other processes slow every column alike, so read the ratios.")
     notes.append(f"Medians of {ARGS.repeats} repeats after a warm-up; frameworks take turns within each repeat. "
                  "The first-call, import and SVG rows are medians of fresh runs; imports are timed in new "
                  "interpreters with bytecode caches in place (the first, untimed import writes them).")
@@ -309,7 +312,7 @@ def describe_settings(res):
 
 def main():
     frameworks = []
-    res = {}
+    res = {"load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
     if have("torch") and not ARGS.no_torch:
         import torch
         if ARGS.blas_threads > 0:
@@ -348,7 +351,7 @@ def main():
 
     lines = build_table(res, frameworks)
     about = ["Machine: " + "; ".join(machine()) + "."] + describe_settings(res)
-    text = "\n".join(lines + [""] + about)
+    text = "\n".join(lines + [""] + ["- " + a for a in about])
     print(text)
     if ARGS.readme:
         update_readme(ARGS.readme, text)

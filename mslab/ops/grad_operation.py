@@ -99,6 +99,8 @@ class _GradFunction:
             args, sens = args[:-1], args[-1]
         tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         positions = tensor_positions if op.get_all else tensor_positions[:1]
+        if op.get_by_list and not op.get_all:
+            positions = []  # only the weights' gradients are returned: never compute the inputs'
         weights = self.weights if op.get_by_list else ()
         _, gin, gw = gradients(self.fn, args, positions, weights, sens)
         if op.get_all and op.get_by_list:
