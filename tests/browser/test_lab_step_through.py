@@ -115,6 +115,8 @@ ALL_PROMPTS_EMPTY = r"""() => {
     const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
     return prompts.length > 0 && prompts.every(p => !/\d/.test(p.textContent));
 }"""
+ANY_CELL_STARTED = r"""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
+    .some(p => /\[(\*|\d+)\]/.test(p.textContent))"""
 ALL_CELLS_RAN = r"""() => {
     const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
     return prompts.length > 0 && prompts.every(p => /\[\d+\]/.test(p.textContent));
@@ -141,10 +143,18 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium; `make test` does this as root). "
                     "Set MSLAB_CHROMIUM to use another Chromium binary.")
+    import nbformat
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     lessons = tmp_path / "lessons"
     shutil.copytree(ROOT / "notebooks", lessons, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    nb = nbformat.read(lessons / LESSON, as_version=4)
+    for cell in nb.cells:  # a fresh lesson: no stored outputs, prompts empty until the cells run
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, lessons / LESSON)
     env = lab_config(tmp_path / "jupyter")
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
@@ -170,11 +180,18 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
                 page.set_default_timeout(60_000)
                 page.goto(f"{base}/lab/tree/{LESSON}?token={token}")
                 page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
-                # Wait for the kernel; clear the stored outputs (Edit menu), then Run > Run All Cells.
+                # The copy has no stored outputs, so every prompt is empty until its cell has run.
                 page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
-                menu_command(page, "Edit", "editmenu:clear-all")
                 page.wait_for_function(ALL_PROMPTS_EMPTY, timeout=30_000)
-                menu_command(page, "Run", "runmenu:run-all")
+                page.locator(".jp-NotebookPanel .jp-Cell").first.click()  # the notebook is the current widget
+                for attempt in range(3):  # Run > Run All Cells (again if the menu click did not take)
+                    menu_command(page, "Run", "runmenu:run-all")
+                    try:
+                        page.wait_for_function(ANY_CELL_STARTED, timeout=15_000)
+                        break
+                    except PlaywrightTimeout:
+                        if attempt == 2:
+                            raise
                 page.wait_for_function(ALL_CELLS_RAN, timeout=180_000)
                 errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
                                       has_text="Traceback")
