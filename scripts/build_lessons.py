@@ -1018,7 +1018,7 @@ LESSON_03 = [
     print(ms.trace(ops.GradOperation()(net), x, y))
     """),
     md("""
-    Read it bottom-up against the maths. The forward is `%0 = x * z`, `%1 = %0 @ y`. The backward starts
+    Read it against the maths. The forward is `%0 = x * z`, `%1 = %0 @ y`. The backward starts
     from `OnesLike(%1)` (the default `sens`), then applies MatMul's rule `d%0 = dout @ yᵀ` and Mul's rule
     `dx = d%0 * z`. No numbers were needed to write this down, only the graph.
 
