@@ -1,0 +1,280 @@
+"""Shape-changing array ops: Transpose, ExpandDims, Squeeze, Flatten, Tile, Concat, Stack, Split.
+
+Each moves or copies elements without computing new values, so each bprop moves the gradient back:
+a transpose by the inverse permutation, a concat by slicing, a tile by summing the copies.
+"""
+import numpy as np
+
+from mslab.common.tensor import Tensor
+from mslab.ops.primitive import Primitive, check_same_dtype
+
+__all__ = [
+    "Concat",
+    "ExpandDims",
+    "Flatten",
+    "Split",
+    "Squeeze",
+    "Stack",
+    "Tile",
+    "Transpose",
+]
+
+
+def _F():
+    from mslab.ops import functional
+    return functional
+
+
+# ---- shape changes ------------------------------------------------------------------------------
+def _check_axis(axis, ndim, what="axis"):
+    """A single axis in [-ndim, ndim) as a non-negative int, or a ValueError that says the range."""
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, got {type(axis).__name__}")
+    axis = int(axis)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{what} {axis} is out of range for a tensor of rank {ndim} (valid: {-ndim}..{ndim - 1})")
+    return axis % ndim
+
+
+class Transpose(Primitive):
+    """x with its axes permuted: ``ops.Transpose()(x, perm)``.  d/dx = transpose(dout, inverse(perm))."""
+
+    n_tensors = 1
+
+    def prepare(self, args):
+        x, perm = args
+        return x, tuple(int(p) for p in perm)
+
+    def _perm(self, x, perm):
+        nd = len(x.shape)
+        if len(perm) != nd:
+            raise ValueError(f"perm {perm} has {len(perm)} entries but the input has rank {nd}")
+        norm = tuple(_check_axis(p, nd, "perm entry") for p in perm)
+        if sorted(norm) != list(range(nd)):
+            raise ValueError(f"perm {perm} is not a permutation of the axes 0..{nd - 1}")
+        return norm
+
+    def infer(self, x, perm):
+        perm = self._perm(x, perm)
+        return tuple(x.shape[p] for p in perm), x.dtype
+
+    def compute(self, x, perm):
+        return np.transpose(x, self._perm(x, perm)).copy()
+
+    def kernel(self, ins):
+        perm = self._perm(*ins)
+        return lambda x: np.transpose(x, perm).copy()
+
+    def bprop(self, x, perm, out, dout):
+        perm = self._perm(x, perm)
+        inverse = tuple(int(i) for i in np.argsort(perm))
+        return _F().transpose(dout, inverse), None
+
+
+class ExpandDims(Primitive):
+    """x with a new axis of size 1 at ``axis`` (``ops.ExpandDims()(x, axis)``).  d/dx = reshape(dout)."""
+
+    n_tensors = 1
+
+    def infer(self, x, axis):
+        nd = len(x.shape) + 1
+        axis = _check_axis(axis, nd)
+        shape = tuple(x.shape)
+        return shape[:axis] + (1,) + shape[axis:], x.dtype
+
+    def compute(self, x, axis):
+        return np.expand_dims(x, _check_axis(axis, x.ndim + 1)).copy()
+
+    def bprop(self, x, axis, out, dout):
+        return _F().reshape(dout, x.shape), None
+
+
+class Squeeze(Primitive):
+    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis)."""
+
+    n_tensors = 1
+
+    def __init__(self, axis=()):
+        if axis is None:
+            axis = ()
+        if isinstance(axis, (list, tuple)):
+            axis = tuple(int(a) for a in axis)
+        else:
+            axis = int(axis)
+        super().__init__(axis=axis)
+
+    def _axes(self, shape):
+        nd = len(shape)
+        if self.axis == ():
+            return tuple(i for i, s in enumerate(shape) if s == 1)
+        axes = (self.axis,) if isinstance(self.axis, int) else self.axis
+        axes = tuple(sorted({_check_axis(a, nd) for a in axes}))
+        for a in axes:
+            if shape[a] != 1:
+                raise ValueError(f"cannot squeeze axis {a} of shape {tuple(shape)}: its size is {shape[a]}, not 1")
+        return axes
+
+    def infer(self, x):
+        axes = self._axes(tuple(x.shape))
+        return tuple(s for i, s in enumerate(x.shape) if i not in axes), x.dtype
+
+    def compute(self, x):
+        return np.squeeze(x, self._axes(x.shape)).copy()
+
+    def bprop(self, x, out, dout):
+        return (_F().reshape(dout, x.shape),)
+
+
+class Flatten(Primitive):
+    """(N, ...) -> (N, product of the rest) (``ops.Flatten()(x)``).  d/dx = reshape(dout, x.shape)."""
+
+    n_tensors = 1
+
+    def infer(self, x):
+        if len(x.shape) == 0:
+            raise ValueError("Flatten needs a tensor of rank >= 1, got a 0-d tensor")
+        return (x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))), x.dtype
+
+    def compute(self, x):
+        return np.reshape(x, self.infer(x)[0]).copy()
+
+    def bprop(self, x, out, dout):
+        return (_F().reshape(dout, x.shape),)
+
+
+class Tile(Primitive):
+    """x repeated ``multiples`` times along each axis (``ops.Tile()(x, multiples)``).
+
+    d/dx: view dout as (m0, s0, m1, s1, ...) and sum over the repeat axes m_i.
+    """
+
+    n_tensors = 1
+
+    def prepare(self, args):
+        x, multiples = args
+        if isinstance(multiples, (int, np.integer)):
+            multiples = (multiples,)
+        return x, tuple(int(m) for m in multiples)
+
+    def _padded(self, x, multiples):
+        shape = tuple(x.shape)
+        if len(multiples) < len(shape):
+            raise ValueError(f"multiples {multiples} has {len(multiples)} entries, fewer than the input's rank "
+                             f"{len(shape)}")
+        if any(m < 1 for m in multiples):
+            raise ValueError(f"multiples must be positive, got {multiples}")
+        return (1,) * (len(multiples) - len(shape)) + shape
+
+    def infer(self, x, multiples):
+        padded = self._padded(x, multiples)
+        return tuple(s * m for s, m in zip(padded, multiples)), x.dtype
+
+    def compute(self, x, multiples):
+        self._padded(x, multiples)
+        return np.tile(x, multiples)
+
+    def bprop(self, x, multiples, out, dout):
+        F = _F()
+        padded = self._padded(x, multiples)
+        split = tuple(d for m, s in zip(multiples, padded) for d in (m, s))
+        g = F.reduce_sum(F.reshape(dout, split), tuple(range(0, len(split), 2)), False)
+        return F.reshape(g, x.shape), None
+
+
+# ---- joining and splitting ------------------------------------------------------------------------
+class _Join(Primitive):
+    """Concat / Stack: called with ONE tuple of tensors, recorded with the tensors as separate inputs."""
+
+    n_tensors = None
+
+    def __init__(self, axis=0):
+        super().__init__(axis=int(axis))
+
+    def __call__(self, tensors):
+        if isinstance(tensors, Tensor) or not isinstance(tensors, (tuple, list)):
+            raise TypeError(f"{self.name} takes a tuple or list of tensors: ops.{self.name}(axis)((x, y)), "
+                            f"got {type(tensors).__name__}")
+        if not tensors:
+            raise ValueError(f"{self.name} needs at least one tensor, got an empty {type(tensors).__name__}")
+        tensors = tuple(t if isinstance(t, Tensor) else Tensor(t) for t in tensors)
+        return super().__call__(*tensors)
+
+    def _check(self, xs):
+        check_same_dtype(self, *xs)
+
+
+class Concat(_Join):
+    """Tensors joined along an existing axis: ``ops.Concat(axis)((x, y))``.  d/dx_i = dout's slice for x_i."""
+
+    def infer(self, *xs):
+        self._check(xs)
+        first = tuple(xs[0].shape)
+        if not first:
+            raise ValueError("Concat cannot join 0-d tensors (use Stack)")
+        axis = _check_axis(self.axis, len(first))
+        for i, x in enumerate(xs[1:], 1):
+            s = tuple(x.shape)
+            if len(s) != len(first) or s[:axis] + s[axis + 1:] != first[:axis] + first[axis + 1:]:
+                raise ValueError(f"input {i} has shape {s}, which does not match input 0's {first} "
+                                 f"outside axis {self.axis}")
+        total = sum(x.shape[axis] for x in xs)
+        return first[:axis] + (total,) + first[axis + 1:], xs[0].dtype
+
+    def compute(self, *xs):
+        return np.concatenate(xs, axis=self.axis)
+
+    def bprop(self, *args):
+        xs, dout = args[:-2], args[-1]
+        F = _F()
+        axis = self.axis % len(dout.shape)
+        grads, start = [], 0
+        for x in xs:
+            n = x.shape[axis]
+            grads.append(F.getitem(dout, (slice(None),) * axis + (slice(start, start + n),)))
+            start += n
+        return tuple(grads)
+
+
+class Stack(_Join):
+    """Tensors of one shape stacked along a new axis: ``ops.Stack(axis)((x, y))``.  d/dx_i = dout[..., i, ...]."""
+
+    def infer(self, *xs):
+        self._check(xs)
+        first = tuple(xs[0].shape)
+        for i, x in enumerate(xs[1:], 1):
+            if tuple(x.shape) != first:
+                raise ValueError(f"Stack needs tensors of one shape: input {i} has shape {tuple(x.shape)}, "
+                                 f"input 0 has {first}")
+        axis = _check_axis(self.axis, len(first) + 1)
+        return first[:axis] + (len(xs),) + first[axis:], xs[0].dtype
+
+    def compute(self, *xs):
+        return np.stack(xs, axis=self.axis)
+
+    def bprop(self, *args):
+        xs, dout = args[:-2], args[-1]
+        F = _F()
+        axis = self.axis % len(dout.shape)
+        return tuple(F.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
+
+
+class Split:
+    """``ops.Split(axis=0, output_num=1)(x)`` -> a tuple of ``output_num`` equal slices along ``axis``.
+
+    Primitives have one output, so this is not a graph node of its own: it is several GetItem slices.
+    """
+
+    def __init__(self, axis=0, output_num=1):
+        self.axis = int(axis)
+        self.output_num = int(output_num)
+
+    def __call__(self, x):
+        n = self.output_num
+        size = x.shape[_check_axis(self.axis, len(x.shape))]
+        if n < 1 or size % n:
+            raise ValueError(f"Split: axis {self.axis} of shape {tuple(x.shape)} has size {size}, "
+                             f"which cannot be split into {n} equal parts")
+        return _F().split(x, size // n, self.axis)
+
+    def __repr__(self):
+        return f"Split(axis={self.axis}, output_num={self.output_num})"
