@@ -1,13 +1,12 @@
-"""Neural-network kernels (softmax, cross-entropy, convolution, pooling, ...): compute, infer, bprop.
+"""Neural-network kernels (softmax, cross-entropy, bias, dropout): compute, infer, bprop.
 
 Layout is NCHW throughout. Each forward op's backward work is done by a kernel primitive of its own
 (``Conv2DBackpropInput``, ``Conv2DBackpropFilter``, ``MaxPoolGrad``, ``AvgPoolGrad``, ``BiasAddGrad``,
 ``SoftmaxCrossEntropyWithLogitsGrad``, ...), as in MindSpore, so a backward graph shows them as nodes.
-The numpy kernels for convolution and pooling live in ``conv_kernels``.
+Convolution and pooling are in ``conv_ops`` (re-exported here, so ``nn_ops.X`` names every NN kernel).
 """
 import numpy as np
 
-from mslab.ops import conv_kernels as K
 from mslab.ops.primitive import Primitive, check_float, check_same_dtype, normalize_axis
 
 __all__ = [
@@ -304,313 +303,6 @@ class BiasAddGrad(Primitive):
         return (F.broadcast_to(F.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
 
 
-# ---- convolution ----------------------------------------------------------------------------------------
-class _ConvBase(Primitive):
-    """Attributes and geometry shared by Conv2D and its two backward kernels."""
-
-    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1, group=1,
-                 data_format="NCHW", pad_list=None):
-        name = type(self).__name__
-        pad_mode = K.pad_mode_of(pad_mode, ("valid", "same", "pad"))
-        if pad_list is not None and pad_mode == "pad":
-            pad = pad_list
-        pad = K.four_pads(pad)
-        if pad_mode != "pad" and any(pad):
-            raise ValueError(f"{name}: pad={pad} needs pad_mode='pad' (got pad_mode={pad_mode!r})")
-        if group != 1:
-            raise ValueError(f"{name}: group={group} is not supported; mslab implements only group=1 (no grouped or "
-                             f"depthwise convolution)")
-        if mode != 1:
-            raise ValueError(f"{name}: only mode=1 (cross-correlation) exists, got mode={mode}")
-        if data_format != "NCHW":
-            raise ValueError(f"{name}: only data_format='NCHW' is supported, got {data_format!r}")
-        super().__init__(out_channel=int(out_channel), kernel_size=K.pair(kernel_size, f"{name} kernel_size"),
-                         mode=mode, pad_mode=pad_mode, pad=pad, stride=K.pair(stride, f"{name} stride"),
-                         dilation=K.pair(dilation, f"{name} dilation"), group=group, data_format=data_format)
-
-    def _sibling(self, cls):
-        cache = self.__dict__.setdefault("_siblings", {})
-        p = cache.get(cls)
-        if p is None:
-            a = self.attrs
-            p = cache[cls] = cls(a["out_channel"], a["kernel_size"], mode=1, pad_mode=a["pad_mode"], pad=a["pad"],
-                                 stride=a["stride"], dilation=a["dilation"])
-        return p
-
-    def _geometry(self, x_shape):
-        """(pads, (OH, OW)) for an input of shape x_shape."""
-        return K.window_geometry(x_shape, self.kernel_size, self.stride, self.dilation, self.pad_mode, self.pad)
-
-    def _check(self, x_shape, w_shape, what_x="x"):
-        if len(x_shape) != 4:
-            raise ValueError(f"needs {what_x} of shape (N, C, H, W), got {x_shape}")
-        if len(w_shape) != 4:
-            raise ValueError(f"needs a weight of shape (out_channel, in_channel, kh, kw), got {w_shape}")
-        if x_shape[1] != w_shape[1]:
-            raise ValueError(f"{what_x} has {x_shape[1]} input channels ({what_x} shape {x_shape}) "
-                             f"but the weight expects {w_shape[1]} (weight shape {w_shape} = (out, in, kh, kw))")
-        if w_shape[0] != self.out_channel:
-            raise ValueError(f"weight shape {w_shape} has {w_shape[0]} output channels, but "
-                             f"out_channel={self.out_channel}")
-        if tuple(w_shape[2:]) != self.kernel_size:
-            raise ValueError(f"weight shape {w_shape} has a {w_shape[2]}x{w_shape[3]} kernel, but "
-                             f"kernel_size={self.kernel_size}")
-        pads, (oh, ow) = self._geometry(x_shape)
-        return pads, (x_shape[0], self.out_channel, oh, ow)
-
-
-class Conv2D(_ConvBase):
-    """2-D convolution (cross-correlation) ``Conv2D(out_channel, kernel_size, ...)(x, weight)``, NCHW.
-
-    x (N, C, H, W), weight (out_channel, C, kh, kw) -> (N, out_channel, OH, OW). pad_mode "valid" (no
-    padding), "same" (output ceil(H / stride); the odd padding pixel goes bottom/right) or "pad"
-    (``pad``: int or (top, bottom, left, right)). Only group=1. Computed as im2col + one matmul.
-    Gradients: Conv2DBackpropInput (for x) and Conv2DBackpropFilter (for weight).
-    """
-
-    n_tensors = 2
-
-    def infer(self, x, w):
-        check_float(self, x, w)
-        check_same_dtype(self, x, w)
-        return self._check(_shape(x), _shape(w))[1], x.dtype
-
-    def compute(self, x, w):
-        pads, out_hw = self._geometry(x.shape)
-        return K.conv2d(x, w, self.stride, self.dilation, pads, out_hw)
-
-    def kernel(self, ins):
-        (pads, out_hw), stride, dilation = self._geometry(tuple(ins[0].shape)), self.stride, self.dilation
-        return lambda x, w: K.conv2d(x, w, stride, dilation, pads, out_hw)
-
-    def bprop(self, x, w, out, dout, needs=(True, True)):
-        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None  # not for the images
-        dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w)) if needs[1] else None
-        return dx, dw
-
-
-class Conv2DBackpropInput(_ConvBase):
-    """Conv2D's input gradient: ``Conv2DBackpropInput(...)(dout, weight, input_size)`` -> (N, C, H, W).
-
-    Each window's gradient weight^T @ dout is added back where the window read (col2im). Its own
-    gradients: conv2d(g, weight) for dout and Conv2DBackpropFilter(dout, g) for weight.
-    """
-
-    n_tensors = 2
-
-    def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1, stride=1,
-                 dilation=1, group=1, data_format="NCHW"):
-        super().__init__(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group, data_format, pad_list)
-
-    def infer(self, dout, w, input_size):
-        check_float(self, dout, w)
-        input_size = tuple(int(s) for s in input_size)
-        _, expected = self._check(input_size, _shape(w), "input_size")
-        if _shape(dout) != expected:
-            raise ValueError(f"dout shape {_shape(dout)} does not match the output {expected} of an "
-                             f"input of size {input_size}")
-        return input_size, dout.dtype
-
-    def compute(self, dout, w, input_size):
-        pads, _ = self._geometry(input_size)
-        return K.conv2d_input_grad(dout, w, tuple(input_size), self.stride, self.dilation, pads)
-
-    def kernel(self, ins):
-        if len(ins) != 3 or not isinstance(ins[2], (tuple, list)):
-            return None
-        size = tuple(int(s) for s in ins[2])
-        (pads, _), stride, dilation = self._geometry(size), self.stride, self.dilation
-        return lambda dout, w: K.conv2d_input_grad(dout, w, size, stride, dilation, pads)
-
-    def bprop(self, dout, w, input_size, out, g):
-        return self._sibling(Conv2D)(g, w), self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)), None
-
-
-class Conv2DBackpropFilter(_ConvBase):
-    """Conv2D's weight gradient: ``Conv2DBackpropFilter(...)(dout, x, filter_size)`` -> (out, in, kh, kw).
-
-    dout (as a matrix) @ the im2col columns of x. Its own gradients: conv2d(x, g) for dout and
-    Conv2DBackpropInput(dout, g) for x.
-    """
-
-    n_tensors = 2
-
-    def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1, stride=1,
-                 dilation=1, group=1, data_format="NCHW"):
-        super().__init__(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group, data_format, pad_list)
-
-    def infer(self, dout, x, filter_size):
-        check_float(self, dout, x)
-        filter_size = tuple(int(s) for s in filter_size)
-        _, expected = self._check(_shape(x), filter_size)
-        if _shape(dout) != expected:
-            raise ValueError(f"dout shape {_shape(dout)} does not match the convolution output "
-                             f"{expected} of x {_shape(x)}")
-        return filter_size, dout.dtype
-
-    def compute(self, dout, x, filter_size):
-        pads, _ = self._geometry(x.shape)
-        return K.conv2d_filter_grad(dout, x, tuple(filter_size), self.stride, self.dilation, pads)
-
-    def kernel(self, ins):
-        if len(ins) != 3 or not isinstance(ins[2], (tuple, list)):
-            return None
-        size = tuple(int(s) for s in ins[2])
-        (pads, _), stride, dilation = self._geometry(tuple(ins[1].shape)), self.stride, self.dilation
-        return lambda dout, x: K.conv2d_filter_grad(dout, x, size, stride, dilation, pads)
-
-    def bprop(self, dout, x, filter_size, out, g):
-        return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
-
-
-# ---- pooling ------------------------------------------------------------------------------------------------
-class _PoolBase(Primitive):
-    """kernel_size, strides: int or (h, w); pad_mode "valid" | "same" (| "pad" with ``pad``, an mslab extension
-    for the functional forms' explicit padding)."""
-
-    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW", pad=0):
-        name = type(self).__name__
-        pad_mode = K.pad_mode_of(pad_mode, ("valid", "same", "pad"))
-        if data_format != "NCHW":
-            raise ValueError(f"{name}: only data_format='NCHW' is supported, got {data_format!r}")
-        attrs = dict(kernel_size=K.pair(kernel_size, f"{name} kernel_size"), strides=K.pair(strides, f"{name} strides"),
-                     pad_mode=pad_mode, data_format=data_format)
-        if pad_mode == "pad":
-            attrs["pad"] = K.four_pads(pad)
-        elif pad not in (0, None):
-            raise ValueError(f"{name}: pad={pad!r} needs pad_mode='pad'")
-        super().__init__(**attrs)
-
-    def _sibling(self, cls):
-        cache = self.__dict__.setdefault("_siblings", {})
-        if cls not in cache:
-            cache[cls] = cls(**self.attrs)
-        return cache[cls]
-
-    def _geometry(self, x_shape):
-        return K.window_geometry(x_shape, self.kernel_size, self.strides, (1, 1), self.pad_mode,
-                                 self.attrs.get("pad", (0, 0, 0, 0)))
-
-    def _out(self, x):
-        check_float(self, x)
-        if len(x.shape) != 4:
-            raise ValueError(f"needs x of shape (N, C, H, W), got {_shape(x)}")
-        _, (oh, ow) = self._geometry(_shape(x))
-        return _shape(x)[:2] + (oh, ow)
-
-    def _check_grad(self, x, out, dout):
-        expected = self._out(x)
-        if _shape(out) != expected or _shape(dout) != expected:
-            raise ValueError(f"out and dout of shape {expected} expected for x {_shape(x)}, got "
-                             f"{_shape(out)} and {_shape(dout)}")
-        return _shape(x), x.dtype
-
-
-class MaxPool(_PoolBase):
-    """Maximum over each kh x kw window (``MaxPool(kernel_size, strides, pad_mode)(x)``), NCHW.
-
-    d/dx = MaxPoolGrad: each window's dout goes to its (first) maximum, one position per window.
-    """
-
-    n_tensors = 1
-
-    def infer(self, x):
-        return self._out(x), x.dtype
-
-    def compute(self, x):
-        pads, out_hw = self._geometry(x.shape)
-        return K.max_pool(x, self.kernel_size, self.strides, pads, out_hw)
-
-    def kernel(self, ins):
-        (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
-        return lambda x: K.max_pool(x, ks, st, pads, out_hw)
-
-    def bprop(self, x, out, dout):
-        return (self._sibling(MaxPoolGrad)(x, out, dout),)
-
-
-class MaxPoolGrad(_PoolBase):
-    """MaxPool's backward kernel ``(x, out, dout) -> dx``: dout routed to each window's argmax.
-
-    Its gradient for dout is MaxPoolGradGrad (g read at the argmax); x and out get none (the
-    routing is piecewise constant).
-    """
-
-    n_tensors = 3
-
-    def infer(self, x, out, dout):
-        return self._check_grad(x, out, dout)
-
-    def compute(self, x, out, dout):
-        pads, out_hw = self._geometry(x.shape)
-        return K.max_pool_grad(x, out, dout, self.kernel_size, self.strides, pads, out_hw)
-
-    def kernel(self, ins):
-        (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
-        return lambda x, out, dout: K.max_pool_grad(x, out, dout, ks, st, pads, out_hw)
-
-    def bprop(self, x, out, dout, o, g):
-        return None, None, self._sibling(MaxPoolGradGrad)(x, out, g)
-
-
-class MaxPoolGradGrad(_PoolBase):
-    """``(x, out, grad) -> grad`` read at each window's argmax (shape of out): MaxPoolGrad's gradient."""
-
-    n_tensors = 3
-
-    def infer(self, x, out, grad):
-        if _shape(grad) != _shape(x):
-            raise ValueError(f"grad shape {_shape(grad)} differs from x shape {_shape(x)}")
-        self._check_grad(x, out, out)
-        return _shape(out), x.dtype
-
-    def compute(self, x, out, grad):
-        pads, out_hw = self._geometry(x.shape)
-        return K.max_pool_grad_grad(x, out, grad, self.kernel_size, self.strides, pads, out_hw)
-
-    def bprop(self, x, out, grad, o, g):
-        return None, None, self._sibling(MaxPoolGrad)(x, out, g)
-
-
-class AvgPool(_PoolBase):
-    """Mean over each kh x kw window (``AvgPool(kernel_size, strides, pad_mode)(x)``), NCHW.
-
-    With pad_mode "same" the padding is not counted (each window divides by its real elements, as
-    MindSpore/TensorFlow); with "pad" it is (PyTorch's count_include_pad=True). d/dx = AvgPoolGrad.
-    """
-
-    n_tensors = 1
-
-    def infer(self, x):
-        return self._out(x), x.dtype
-
-    def compute(self, x):
-        pads, out_hw = self._geometry(x.shape)
-        return K.avg_pool(x, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
-
-    def bprop(self, x, out, dout):
-        return (self._sibling(AvgPoolGrad)(x, out, dout),)
-
-
-class AvgPoolGrad(_PoolBase):
-    """AvgPool's backward kernel ``(x, out, dout) -> dx``: each window's dout / count spread over it.
-
-    Linear in dout: its gradient for dout is AvgPool(g); x and out (read for their shapes) get none.
-    """
-
-    n_tensors = 3
-
-    def infer(self, x, out, dout):
-        return self._check_grad(x, out, dout)
-
-    def compute(self, x, out, dout):
-        pads, out_hw = self._geometry(x.shape)
-        return K.avg_pool_grad(x.shape, dout, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
-
-    def bprop(self, x, out, dout, o, g):
-        return None, None, self._sibling(AvgPool)(g)
-
-
 # ---- dropout ---------------------------------------------------------------------------------------------------
 def _check_keep_prob(name, keep_prob):
     if not isinstance(keep_prob, (int, float)) or not 0.0 < float(keep_prob) <= 1.0:
@@ -691,3 +383,15 @@ class L2Loss(Primitive):
 
     def bprop(self, x, out, dout):
         return (_F().mul(x, dout),)
+
+
+from mslab.ops.conv_ops import (  # noqa: E402,F401
+    AvgPool,
+    AvgPoolGrad,
+    Conv2D,
+    Conv2DBackpropFilter,
+    Conv2DBackpropInput,
+    MaxPool,
+    MaxPoolGrad,
+    MaxPoolGradGrad,
+)
