@@ -222,3 +222,22 @@ def test_grad_reducer_is_its_own_stage(mode):
         assert {g.node for g in s.grad_vs} <= set(reduce)
     finally:
         context.reset_auto_parallel_context()
+
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_session_starts_from_the_current_weights_after_outside_training(mode):
+    """The network is trained after the session was made (a later cell under Run All): stepping must
+    start from the weights as they are now, exactly like a plain call would."""
+    context.set_context(mode=mode)
+    x, y = data()
+    cell = make()
+    s = TrainStepSession(cell, x, y)
+    cell(x, y)  # trained elsewhere
+    twin = make()
+    twin(x, y)
+    loss = twin(x, y).asnumpy()  # the second step, from the same weights the session must now start from
+    while not s.done:
+        s.next_stage()
+    assert_same(params(cell), params(twin))
+    np.testing.assert_array_equal(s.loss, loss)

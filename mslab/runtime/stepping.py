@@ -268,6 +268,9 @@ class TrainStepSession:
         for p in self.params:
             np.copyto(p._data, self.snapshot[id(p)], casting="no")
 
+    def _weights_changed(self):
+        return any(not np.array_equal(p._data, self.snapshot[id(p)]) for p in self.params)
+
     def _restart(self):
         self._restore()
         self.position = 0
@@ -304,6 +307,10 @@ class TrainStepSession:
         p = max(0, min(int(p), len(self.order)))
         if p < self.position:
             self._restart()
+        if self.position == 0 and p > 0 and self._weights_changed():
+            # Someone trained the network since this session was made: start from today's weights,
+            # or "before" values and the recorded step would describe weights that no longer exist.
+            self.__init__(self.cell, *self.inputs, mode=self.mode)
         if p > self.position:
             self._advance_to(p)
         self._cursor = self._stage_of_position(p) if cursor is None else cursor
