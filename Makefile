@@ -52,8 +52,13 @@ chromium:
 lessons: $(STAMP) dot
 	$(BIN)/python scripts/build_lessons.py
 
+# Lessons open with their kernel started (JupyterLab 4 otherwise asks "Select Kernel" every time):
+# a default in the venv's own settings overrides, so nothing outside .venv changes.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+
 lab: $(STAMP) dot
-	@mkdir -p notebooks
+	@mkdir -p $(dir $(LAB_OVERRIDES))
+	@printf '%s\n' '{"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true}}' > $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
 
 lint: $(STAMP)

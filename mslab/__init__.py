@@ -22,7 +22,16 @@ from mslab.common.dtype import (
 )
 from mslab.common.seed import get_seed, set_seed
 from mslab.common.tensor import Parameter, ParameterTuple, Tensor
-from mslab.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from mslab.context import (
+                           GRAPH_MODE,
+                           PYNATIVE_MODE,
+                           ParallelMode,
+                           get_auto_parallel_context,
+                           get_context,
+                           reset_auto_parallel_context,
+                           set_auto_parallel_context,
+                           set_context,
+)
 from mslab.ops.grad_operation import grad, value_and_grad
 from mslab.runtime.compiled import jit, ms_function, trace
 from mslab.runtime.pynative import record
