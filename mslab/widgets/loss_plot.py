@@ -55,7 +55,11 @@ def figure_png(series, title="training", logy=False, size=(5.5, 3.0), dpi=96):
 
 
 class LossPlot(widgets.VBox, Callback):
-    """``LossPlot(title="training", min_interval=0.25, logy=False)``: curves that grow while training runs."""
+    """``LossPlot(title="training", min_interval=0.25, logy=False)``: curves that grow while training runs.
+
+    Redraws wait at least ``min_interval`` seconds and four times as long as the last draw took, so
+    on a slow machine the plot costs at most about a fifth of the training time.
+    """
 
     def __init__(self, title="training", min_interval=0.25, logy=False, **kwargs):
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="560px"))
@@ -68,6 +72,7 @@ class LossPlot(widgets.VBox, Callback):
         self.series = {}
         self.draws = 0
         self._last_draw = None
+        self._draw_cost = 0.0
         self._dirty = False
         self.finished = False
 
@@ -81,17 +86,21 @@ class LossPlot(widgets.VBox, Callback):
         self._dirty = True
         self.finished = False
         now = time.monotonic()
-        if self._last_draw is None or now - self._last_draw >= self.min_interval:
+        # Drawing must not dominate training: wait at least min_interval, and 4x what a draw costs.
+        gap = max(self.min_interval, 4 * self._draw_cost)
+        if self._last_draw is None or now - self._last_draw >= gap:
             self.redraw()
         return self
 
     def redraw(self):
         """Draw the figure now (update() calls this at a bounded rate)."""
+        started = time.monotonic()
         self.image.value = figure_png(self.series, self.title, self.logy)
         last = ", ".join(f"{k} = {ys[-1]:.6g}" for k, (_, ys) in self.series.items() if ys)
         steps = max((xs[-1] for xs, _ in self.series.values() if xs), default=0)
         self.status.value = f"step {steps}: {last}" + (" (finished)" if self.finished else "")
         self._last_draw = time.monotonic()
+        self._draw_cost = self._last_draw - started
         self._dirty = False
         self.draws += 1
 
