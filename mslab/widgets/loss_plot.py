@@ -58,7 +58,8 @@ class LossPlot(widgets.VBox, Callback):
     """``LossPlot(title="training", min_interval=0.25, logy=False)``: curves that grow while training runs.
 
     Redraws wait at least ``min_interval`` seconds and four times as long as the last draw took, so
-    on a slow machine the plot costs at most about a fifth of the training time.
+    on a slow machine the plot costs at most about a fifth of the training time (``min_interval=0``
+    draws on every update).
     """
 
     def __init__(self, title="training", min_interval=0.25, logy=False, **kwargs):
@@ -87,7 +88,7 @@ class LossPlot(widgets.VBox, Callback):
         self.finished = False
         now = time.monotonic()
         # Drawing must not dominate training: wait at least min_interval, and 4x what a draw costs.
-        gap = max(self.min_interval, 4 * self._draw_cost)
+        gap = max(self.min_interval, 4 * self._draw_cost) if self.min_interval > 0 else 0.0
         if self._last_draw is None or now - self._last_draw >= gap:
             self.redraw()
         return self
