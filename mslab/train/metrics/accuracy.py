@@ -26,10 +26,7 @@ class Accuracy(Metric):
 
     @rearrange_inputs
     def update(self, *inputs):
-        if len(inputs) != 2:
-            raise ValueError(f"Accuracy.update needs 2 inputs (y_pred, y), got {len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._prediction_and_label(inputs)
         if self.eval_type == "classification":
             if y_pred.ndim < 2:
                 raise ValueError(f"Accuracy: y_pred must have shape (N, C), got {y_pred.shape}")
@@ -67,10 +64,8 @@ class TopKCategoricalAccuracy(Metric):
 
     @rearrange_inputs
     def update(self, *inputs):
-        if len(inputs) != 2:
-            raise ValueError(f"{type(self).__name__}.update needs 2 inputs (y_pred, y), got {len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = labels_from(y_pred, self._convert_data(inputs[1]))
+        y_pred, y = self._prediction_and_label(inputs)
+        y = labels_from(y_pred, y)
         # a stable sort of -y_pred: among equal scores the lower class index ranks first
         top = np.argsort(-y_pred, axis=1, kind="stable")[:, :self.k]
         self._correct_num += int(sum(int(y[i] in top[i]) for i in range(y_pred.shape[0])))

@@ -15,10 +15,7 @@ class _ErrorSum(Metric):
 
     @rearrange_inputs
     def update(self, *inputs):
-        if len(inputs) != 2:
-            raise ValueError(f"{type(self).__name__}.update needs 2 inputs (y_pred, y), got {len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._prediction_and_label(inputs)
         if y.size != y_pred.size:
             raise ValueError(f"{type(self).__name__}: y_pred {y_pred.shape} and y {y.shape} differ in size")
         diff = y.reshape(y_pred.shape) - y_pred

@@ -55,6 +55,12 @@ class Metric:
     def _convert_data(self, data):
         return _convert_data(data)
 
+    def _prediction_and_label(self, inputs):
+        """``(y_pred, y)`` as numpy arrays from ``update``'s two inputs (an error names the metric otherwise)."""
+        if len(inputs) != 2:
+            raise ValueError(f"{type(self).__name__}.update needs 2 inputs (y_pred, y), got {len(inputs)}")
+        return _convert_data(inputs[0]), _convert_data(inputs[1])
+
     def clear(self):
         raise NotImplementedError(f"{type(self).__name__} must define clear()")
 

@@ -32,10 +32,7 @@ class _PR(Metric):
 
     @rearrange_inputs
     def update(self, *inputs):
-        if len(inputs) != 2:
-            raise ValueError(f"{type(self).__name__}.update needs 2 inputs (y_pred, y), got {len(inputs)}")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
+        y_pred, y = self._prediction_and_label(inputs)
         n = y_pred.shape[1]
         if self.eval_type == "classification":
             y_oh = _one_hot(labels_from(y_pred, y), n)
