@@ -4,7 +4,27 @@ from collections import OrderedDict
 from mslab.nn.cell import Cell
 
 
-class SequentialCell(Cell):
+class _CellSequence(Cell):
+    """What SequentialCell and CellList share: children "0", "1", ... indexed, counted and iterated."""
+
+    def __getitem__(self, index):
+        cells = list(self._cells.values())
+        if isinstance(index, slice):
+            return type(self)(cells[index])
+        return cells[index]
+
+    def __len__(self):
+        return len(self._cells)
+
+    def __iter__(self):
+        return iter(self._cells.values())
+
+    def append(self, cell):
+        self.insert_child_to_cell(str(len(self._cells)), cell)
+        return self
+
+
+class SequentialCell(_CellSequence):
     """Children named "0", "1", ... run one after another: ``SequentialCell([Dense(2, 4), ReLU()])``.
 
     An OrderedDict keeps its own names.
@@ -23,29 +43,13 @@ class SequentialCell(Cell):
         for i, c in enumerate(cells):
             self.insert_child_to_cell(str(i), c)
 
-    def __getitem__(self, index):
-        cells = list(self._cells.values())
-        if isinstance(index, slice):
-            return SequentialCell(cells[index])
-        return cells[index]
-
-    def __len__(self):
-        return len(self._cells)
-
-    def __iter__(self):
-        return iter(self._cells.values())
-
-    def append(self, cell):
-        self.insert_child_to_cell(str(len(self._cells)), cell)
-        return self
-
     def construct(self, x):
         for c in self._cells.values():
             x = c(x)
         return x
 
 
-class CellList(Cell):
+class CellList(_CellSequence):
     """A list of Cells registered as children "0", "1", ... (no construct of its own)."""
 
     def __init__(self, *args, **kwargs):
@@ -54,25 +58,9 @@ class CellList(Cell):
         for c in cells:
             self.append(c)
 
-    def __getitem__(self, index):
-        cells = list(self._cells.values())
-        if isinstance(index, slice):
-            return CellList(cells[index])
-        return cells[index]
-
     def __setitem__(self, index, cell):
         key = list(self._cells.keys())[index]
         self.insert_child_to_cell(key, cell)
-
-    def __len__(self):
-        return len(self._cells)
-
-    def __iter__(self):
-        return iter(self._cells.values())
-
-    def append(self, cell):
-        self.insert_child_to_cell(str(len(self._cells)), cell)
-        return self
 
     def extend(self, cells):
         for c in cells:
