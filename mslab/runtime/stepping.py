@@ -20,181 +20,35 @@ that ran (the forward for the loss, the forward again inside GradOperation, the 
 optimizer) with handles to the real tensors. Stepping walks the tape; the weights are put back to
 their values before the call and each recorded ``Assign`` is replayed as stepping passes it.
 
-Stages are derived from the graph, not declared: see ``stage_of``. Gradients are found from the
-graph's structure: see ``gradient_values``. Going back (``previous``) restores every Parameter of
+Stages are derived from the graph, not declared: see ``stages.stage_of``. Gradients are found from
+the graph's structure: see ``stages.gradient_values``. Going back (``previous``) restores every Parameter of
 the Cell from the snapshot taken at the start and replays up to the earlier position.
 """
 import numpy as np
 
 from mslab import context
 from mslab.common.tensor import Tensor
-from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
+from mslab.ir.graph import Value
 from mslab.runtime.cell_call import compile_call
 from mslab.runtime.compiled import tensor_leaves
 from mslab.runtime.pytree import flatten
-
-FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
-    "forward", "sens", "grad forward", "backward", "grad reduce", "optimizer", "return")
-STAGES = (FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN)
-
-EXPLAIN = {
-    FORWARD_S: "Forward: the network runs on the batch and the loss function turns its output into one number, "
-               "the loss. This is `loss = self.network(*inputs)` in TrainOneStepCell.construct.",
-    SENS: "Sens: backpropagation needs a starting gradient, d(loss)/d(loss). TrainOneStepCell fills a tensor "
-          "shaped like the loss with `sens` (1.0 unless you set it): `F.fill(loss.dtype, loss.shape, self.sens)`. "
-          "It plays the part of PyTorch's `loss.backward(gradient)`.",
-    GRAD_FORWARD: "Forward again: in PYNATIVE mode GradOperation runs the network a second time while a tape records "
-                  "each operation (PyTorch's grad_fn chain). In GRAPH mode the compiler shares the first forward "
-                  "instead, so this stage does not exist there.",
-    BACKWARD_S: "Backward: the chain rule, applied node by node from the loss back to the weights. Each backward "
-                "node was generated from the bprop rule of one forward node; together they give d(loss)/d(weight) "
-                "for every trainable weight.",
-    GRAD_REDUCE: "Grad reduce: on several devices the gradients would be averaged across devices here "
-                 "(DistributedGradReducer). On one device `grad_reducer` is the identity.",
-    OPTIMIZER_S: "Optimizer: each weight moves against its gradient (for SGD: w = w - lr * grad; Momentum and Adam "
-                 "also keep running averages). `Assign` nodes write the new values into the Parameters, in place.",
-    RETURN: "Return: `F.depend(loss, self.optimizer(grads))` returns the loss computed BEFORE the update, and makes "
-            "sure the update has happened before the step counts as done.",
-}
-EMPTY = {
-    GRAD_REDUCE: "No nodes: on one device `grad_reducer` is the identity function, so the optimizer reads the "
-                 "backward outputs directly.",
-}
-
-
-class Stage:
-    """A run of consecutive nodes that share a stage name (``start``/``stop`` index the session's order)."""
-
-    __slots__ = ("name", "start", "stop", "nodes")
-
-    def __init__(self, name, start, stop, nodes):
-        self.name, self.start, self.stop, self.nodes = name, start, stop, nodes
-
-    @property
-    def explanation(self):
-        return EXPLAIN[self.name]
-
-    def __repr__(self):
-        return f"Stage({self.name!r}, nodes={len(self.nodes)})"
-
-
-def _producer(v):
-    return v.node if type(v) is Value and v.kind == "node" else None
-
-
-def _ancestors(values):
-    """Every node some value in ``values`` depends on (through tensor inputs)."""
-    seen, stack = set(), [n for n in map(_producer, values) if n is not None]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        stack.extend(m for m in map(_producer, n.inputs) if m is not None)
-    return seen
-
-
-def loss_value(graph):
-    """The Value of the loss: the graph's first output, followed back through ``Depend`` (which passes
-    its first input through and only orders the others before it)."""
-    if not graph.outputs:
-        raise ValueError(f"graph {graph.name} has no outputs, so it has no loss")
-    v = graph.outputs[0]
-    while v.kind == "node" and v.node.op == "Depend":
-        v = v.node.inputs[0]
-    return v
-
-
-def stage_of(graph):
-    """Map each node to its stage, from the graph's phases, scopes and structure:
-
-    * phase ``backward`` -> "backward"; phase ``optimizer`` -> "optimizer";
-    * forward nodes the loss depends on -> "forward";
-    * other non-backward nodes before the first backward node: at the top scope (TrainOneStepCell's own
-      construct, such as the ``Fill`` that makes sens) -> "sens"; inside the network (PYNATIVE: the
-      forward GradOperation records again) -> "grad forward";
-    * non-backward, non-optimizer nodes between the first backward and the first optimizer node
-      (``grad_reducer``) -> "grad reduce"; such nodes after the first optimizer node (``Depend``) -> "return".
-    """
-    nodes = graph.nodes
-    first_bw = next((i for i, n in enumerate(nodes) if n.phase == BACKWARD), None)
-    if first_bw is None:
-        raise ValueError(f"graph {graph.name} has no backward nodes: it is not a training step "
-                         f"(pass a TrainOneStepCell, not the network)")
-    first_opt = next((i for i, n in enumerate(nodes) if n.phase == OPTIMIZER), len(nodes))
-    loss_cone = _ancestors([loss_value(graph)])
-    out = {}
-    for i, n in enumerate(nodes):
-        if n.phase == BACKWARD:
-            s = BACKWARD_S
-        elif n.phase == OPTIMIZER:
-            s = OPTIMIZER_S
-        elif n in loss_cone:
-            s = FORWARD_S
-        elif i < first_bw:
-            s = SENS if not n.scope else GRAD_FORWARD
-        elif i < first_opt:
-            s = GRAD_REDUCE
-        else:
-            s = RETURN
-        out[n] = s
-    return out
-
-
-def gradient_values(graph, weights, stages):
-    """For each weight, the Value holding the gradient the optimizer read (None if it was not updated).
-
-    Found from structure, the same way in both modes: start at the optimizer node(s) that write the weight
-    (``Assign(weight, ...)``), walk back through the optimizer's own nodes, and stop at the first values made
-    outside the optimizer. Of those, the gradient is the one made by a backward (or grad-reduce) node with the
-    weight's shape; if several qualify, the one nearest the update. (``grad_of`` does not settle it alone: it
-    names the forward node, not which of its inputs the gradient is for, and PYNATIVE tapes do not set it.)
-    """
-    by_param = {}
-    for n in graph.nodes:
-        if n.phase == OPTIMIZER and n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value \
-                and n.inputs[0].kind == "param":
-            by_param.setdefault(id(n.inputs[0].handle), []).append(n)
-    out = []
-    for w in weights:
-        found, seen = None, set()
-        frontier = list(by_param.get(id(w), []))
-        while frontier and found is None:
-            nxt = []
-            for n in frontier:
-                for v in n.inputs:
-                    m = _producer(v)
-                    if m is None or m in seen:
-                        continue
-                    seen.add(m)
-                    if m.phase == OPTIMIZER:
-                        nxt.append(m)
-                    elif stages.get(m) in (BACKWARD_S, GRAD_REDUCE) and tuple(v.shape) == tuple(w.shape):
-                        found = v
-                        break
-                if found is not None:
-                    break
-            frontier = nxt
-        out.append(found)
-    return out
-
-
-def output_gradient_value(graph, node, stages):
-    """The Value holding d(loss)/d(node's output) (its ``dout``), or None.
-
-    A backward node generated from ``node`` (``grad_of`` is node) reads dout: the input of the right shape
-    made outside node's own bprop, by an earlier backward node or by the sens stage. PYNATIVE tapes do not
-    set ``grad_of``, so there only parameters have gradients.
-    """
-    own = [n for n in graph.nodes if n.grad_of is node]
-    mine = set(own)
-    for n in own:
-        for v in n.inputs:
-            m = _producer(v)
-            if m is not None and m not in mine and stages.get(m) in (BACKWARD_S, SENS, GRAD_REDUCE) \
-                    and tuple(v.shape) == tuple(node.out.shape):
-                return v
-    return None
+from mslab.runtime.stages import (  # noqa: F401  (re-exported: the stage names belong to the session's API)
+    BACKWARD_S,
+    EMPTY,
+    EXPLAIN,
+    FORWARD_S,
+    GRAD_FORWARD,
+    GRAD_REDUCE,
+    OPTIMIZER_S,
+    RETURN,
+    SENS,
+    STAGES,
+    Stage,
+    gradient_values,
+    loss_value,
+    output_gradient_value,
+    stage_of,
+)
 
 
 class TrainStepSession:

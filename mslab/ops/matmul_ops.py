@@ -1,0 +1,90 @@
+"""Matrix products: MatMul (2-D, optional transposes) and BatchMatMul (leading batch dimensions).
+
+out = op(x) @ op(y); each gradient is a matrix product of dout with the other input, transposed to
+fit, so the backward graph of a Dense layer shows two MatMul nodes.
+"""
+import numpy as np
+
+from mslab.ops.primitive import Primitive, broadcast_shape
+
+__all__ = ["BatchMatMul", "MatMul"]
+
+
+def _F():
+    from mslab.ops import functional
+    return functional
+
+
+class MatMul(Primitive):
+    """x @ y for 2-D tensors, with optional transposes (``ops.MatMul(transpose_a, transpose_b)``).
+
+    out = op(x) @ op(y); d/dx and d/dy are matmuls of dout with the other input, transposed to fit.
+    """
+
+    n_tensors = 2
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__(transpose_a=transpose_a, transpose_b=transpose_b)
+
+    def infer(self, x, y):
+        if len(x.shape) != 2 or len(y.shape) != 2:
+            raise ValueError(f"MatMul needs 2-D inputs, got shapes {tuple(x.shape)} and {tuple(y.shape)} "
+                             f"(use ops.BatchMatMul or reshape)")
+        if x.dtype != y.dtype:
+            raise TypeError(f"MatMul needs inputs of one dtype, got {x.dtype} and {y.dtype}")
+        m, k = x.shape[::-1] if self.transpose_a else x.shape
+        k2, n = y.shape[::-1] if self.transpose_b else y.shape
+        if k != k2:
+            raise ValueError(f"MatMul: inner dimensions differ: x{' (transposed)' if self.transpose_a else ''} "
+                             f"{tuple(x.shape)} and y{' (transposed)' if self.transpose_b else ''} {tuple(y.shape)} "
+                             f"give {k} != {k2}")
+        return (m, n), x.dtype
+
+    def compute(self, x, y):
+        return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
+
+    def bprop(self, x, y, out, dout, needs=(True, True)):
+        F = _F()
+        ta, tb = self.transpose_a, self.transpose_b
+        dx = dy = None
+        if needs[0]:
+            dx = F.matmul(dout, y, False, not tb) if not ta else F.matmul(y, dout, tb, True)
+        if needs[1]:
+            dy = F.matmul(x, dout, not ta, False) if not tb else F.matmul(dout, x, True, ta)
+        return dx, dy
+
+
+class BatchMatMul(Primitive):
+    """Batched x @ y over leading dimensions (``ops.BatchMatMul``)."""
+
+    n_tensors = 2
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__(transpose_a=transpose_a, transpose_b=transpose_b)
+
+    def _t(self, s, flag):
+        return tuple(s[:-2]) + (s[-1], s[-2]) if flag else tuple(s)
+
+    def infer(self, x, y):
+        if len(x.shape) < 2 or len(y.shape) < 2:
+            raise ValueError(f"BatchMatMul needs inputs of rank >= 2, got {tuple(x.shape)} and {tuple(y.shape)}")
+        a, b = self._t(x.shape, self.transpose_a), self._t(y.shape, self.transpose_b)
+        if a[-1] != b[-2]:
+            raise ValueError(f"BatchMatMul: inner dimensions differ: {a} @ {b}")
+        batch = broadcast_shape(self, a[:-2], b[:-2])
+        return batch + (a[-2], b[-1]), x.dtype
+
+    def compute(self, x, y):
+        if self.transpose_a:
+            x = np.swapaxes(x, -1, -2)
+        if self.transpose_b:
+            y = np.swapaxes(y, -1, -2)
+        return np.matmul(x, y)
+
+    def bprop(self, x, y, out, dout):
+        F = _F()
+        ta, tb = self.transpose_a, self.transpose_b
+        dx = F.batch_matmul(dout, y, False, not tb) if not ta else F.batch_matmul(y, dout, tb, True)
+        dy = F.batch_matmul(x, dout, not ta, False) if not tb else F.batch_matmul(dout, x, True, ta)
+        from mslab.ops.math_ops import sum_to  # batch dimensions may have been broadcast
+        return sum_to(dx, x.shape), sum_to(dy, y.shape)
