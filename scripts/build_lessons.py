@@ -1450,7 +1450,11 @@ def execute(path):
     """Run the notebook in place with the Jupyter of this Python (the project's venv)."""
     cmd = [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
            "--ExecutePreprocessor.timeout=300", "--ExecutePreprocessor.kernel_name=python3",
-           "--ExecutePreprocessor.record_timing=False", str(path)]
+           "--ExecutePreprocessor.record_timing=False",
+           # No saved widget state: a notebook viewed without a kernel (nbconvert HTML, a notebook
+           # viewer) then falls back to each widget's static text/html picture or table, which works
+           # offline, instead of an empty placeholder waiting for widget code from the network.
+           "--ExecutePreprocessor.store_widget_state=False", str(path)]
     subprocess.run(cmd, check=True, cwd=NOTEBOOKS)
 
 
