@@ -66,7 +66,7 @@ lint: $(STAMP)
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
 # Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval_sanitize.cfg
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP) dot chromium
 	$(BIN)/ruff check mslab tests
 	$(BIN)/python -m pytest

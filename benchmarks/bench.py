@@ -197,8 +197,8 @@ def nbval_run():
     if not have("nbval"):
         return "n/a (nbval not installed)", ""
     cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider"]
-    if os.path.exists(os.path.join(nb_dir, "nbval_sanitize.cfg")):
-        cmd += ["--nbval-sanitize-with", "notebooks/nbval_sanitize.cfg"]
+    if os.path.exists(os.path.join(ROOT, "tests", "nbval_sanitize.cfg")):
+        cmd += ["--nbval-sanitize-with", "tests/nbval_sanitize.cfg"]
     t0 = time.perf_counter()
     r = subprocess.run(cmd + ["notebooks/"], capture_output=True, text=True, cwd=ROOT)
     dt = time.perf_counter() - t0

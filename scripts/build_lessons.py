@@ -14,7 +14,7 @@ Conventions (see ARCHITECTURE.md, "Notebook rules"):
 - a code cell whose output legitimately varies (pictures drawn by Graphviz, training losses after
   many float32 steps, widgets' live state) starts with ``# NBVAL_IGNORE_OUTPUT``;
 - file names and line numbers of mslab's own sources in the IR text are masked for nbval by
-  notebooks/nbval_sanitize.cfg, so editing the library does not invalidate the lessons.
+  tests/nbval_sanitize.cfg, so editing the library does not invalidate the lessons.
 """
 # ruff: noqa: E501  (the lessons' markdown tables are long lines by nature)
 import argparse
