@@ -428,3 +428,19 @@ def test_dropout_not_merged_and_seeded_modes_agree():
             outs.append((ms.jit(two) if mode == context.GRAPH_MODE else two)(x).asnumpy())
     np.testing.assert_array_equal(outs[0], outs[1])
     assert outs[0].any()
+
+
+def test_every_nn_primitive_is_tested():
+    """A new NN kernel must come with its tests here: each primitive (or its functional form) is named above."""
+    import re
+    from pathlib import Path
+
+    source = Path(__file__).read_text()
+    functional = {"Softmax": "softmax", "LogSoftmax": "log_softmax", "BiasAdd": "bias_add", "L2Loss": "l2_loss",
+                  "SoftmaxCrossEntropyWithLogits": "softmax_cross_entropy", "Conv2D": "conv2d",
+                  "SparseSoftmaxCrossEntropyWithLogits": "sparse_softmax_cross_entropy",
+                  "MaxPool": "max_pool2d", "AvgPool": "avg_pool2d", "Dropout": "dropout", "DropoutGenMask": "dropout"}
+    untested = [name for name in N.__all__
+                if not re.search(rf"\b{name}\b", source.split("def test_every_nn_primitive_is_tested")[0])
+                and not re.search(rf"\b{functional.get(name, name)}\b", source.split("def test_every_nn")[0])]
+    assert not untested, untested
