@@ -236,3 +236,54 @@ def test_loss_figure_and_deterministic_svg():
     assert len(axes) == 2 and len(axes[0].get_lines()) == 1 and len(axes[1].get_lines()) == 1
     svg = viz.figure_svg(make())
     assert svg == viz.figure_svg(make()) and "<svg" in svg
+
+
+def test_expand_and_collapse_override_the_depth_per_cell():
+    t = ms.trace(lenet_train(), IMG, LABELS)
+    base = viz.walk(t)  # "auto": LeNet's leaf Cells folded
+    # the defaults draw exactly what no override draws
+    assert viz.to_dot(t) == viz.to_dot(t, expand=frozenset(), collapse=frozenset())
+    assert viz.GraphPicture(t, expand=(), collapse=()).dot == viz.GraphPicture(t).dot
+
+    def counts(v):
+        out = {}
+        for n in v.nodes:
+            if n.kind in ("forward", "backward"):
+                out[n.cluster] = out.get(n.cluster, 0) + 1
+        return out
+
+    fc1 = "network/_backbone/fc1"
+    opened = viz.walk(t, expand={fc1})
+    assert op_count(opened) == op_count(base) == len(t.nodes)  # nothing lost
+    assert "box:" + fc1 not in {n.key for n in opened.nodes} and fc1 in {c.key for c in opened.clusters}
+    assert [n.title for n in opened.nodes if n.cluster == fc1] == ["MatMul", "BiasAdd"]
+    # only fc1 (and its gradient, drawn alike) changed: every other box is still there, with the same ops
+    boxes = {n.key: n.ops for n in base.nodes if n.collapsed}
+    assert {n.key: n.ops for n in opened.nodes if n.collapsed} == {
+        k: v for k, v in boxes.items() if k not in ("box:" + fc1, "box:\u2207" + fc1)}
+    assert len(opened.nodes) == len(base.nodes) + 3  # fc1: 1 box -> 2 ops; its gradient: 1 box -> 3 ops
+    # collapse folds one Cell whatever the depth says; the rest of the picture is unchanged
+    full = viz.walk(t, collapse_depth=None)
+    folded = viz.walk(t, collapse_depth=None, collapse={fc1})
+    assert {n.key for n in folded.nodes if n.collapsed} == {"box:" + fc1, "box:\u2207" + fc1}
+    assert folded.node("box:" + fc1).ops == 2
+    before, after = counts(full), counts(folded)
+    assert {k: v for k, v in after.items() if k not in ("network/_backbone", "backward")} == {
+        k: v for k, v in before.items() if k not in (fc1, "\u2207" + fc1, "network/_backbone", "backward")}
+    assert after["network/_backbone"] == before.get("network/_backbone", 0) + 1  # fc1's box sits in its frame
+    assert after["backward"] == before.get("backward", 0) + 1  # and its gradient's box in the backward frame
+    # an expanded Cell opens one level: at depth 1 the network shows its backbone and loss as boxes
+    v1 = viz.walk(t, collapse_depth=1, expand={"network"})
+    assert {"box:network/_backbone", "box:network/_loss_fn"} <= {n.key for n in v1.nodes if n.collapsed}
+    assert "box:network" not in {n.key for n in v1.nodes}
+    # collapse wins over expand; a folded optimizer is one box
+    assert viz.walk(t, expand={fc1}, collapse={fc1}).node("box:" + fc1).collapsed
+    opt = viz.walk(t, collapse={"optimizer"})
+    assert opt.node("box:optimizer").ops == len([n for n in t.nodes if n.phase == "optimizer"])
+    upd = viz.walk(t, expand={"optimizer/update:fc1.weight"})
+    assert "box:optimizer/update:fc1.weight" not in {n.key for n in upd.nodes}
+    assert "optimizer/update:fc1.weight" in {c.key for c in upd.clusters}
+    # the overrides reach the DOT and the SVG
+    assert '"box:network/_backbone/fc1"' not in viz.to_dot(t, expand={fc1})
+    if viz.have_dot():
+        assert "box:network/_backbone/fc1" not in viz.to_svg(t, expand={fc1})

@@ -59,15 +59,11 @@ def test_graph_view_click_expand_highlight():
     assert repr(v) == "GraphView(graph='TrainOneStepCell', nodes=45, collapsed_depth='auto')"
     assert 'data-mslab-node="%8"' in v.svg and 'data-mslab-node="param:fc1.weight"' in v.svg
     assert 'data-mslab-cluster="network/_backbone"' in v.svg
-    # collapsed Cell call: click shows its members, Expand re-renders one level deeper
+    # collapsed Cell call: click shows its members; expand opens just that Cell (see test_graph_view_per_cell_...)
     v.handle_message({"type": "click", "key": "box:network/_backbone/fc1"})
     assert v.inspector["expandable"] and [m[1] for m in v.inspector["members"]] == ["MatMul", "BiasAdd"]
-    v.handle_message({"type": "expand", "key": "box:network/_backbone/fc1"})
-    assert v.collapse_depth == "none" and 'data-mslab-node="%0"' in v.svg
     v.handle_message({"type": "cluster", "key": "network/_backbone"})
     assert v.inspector["collapsible"]
-    v.handle_message({"type": "collapse", "key": "network/_backbone"})
-    assert v.collapse_depth == "2" and 'data-mslab-node="box:network/_backbone"' in v.svg
     v.handle_message({"type": "depth", "value": "none"})
     # a node: op, attributes, shape, dtype, scope, source
     v.handle_message({"type": "click", "key": "%0"})
@@ -81,6 +77,70 @@ def test_graph_view_click_expand_highlight():
     assert 'class="node mslab-highlight" data-mslab-node="%0"' in html and no_address(html)
     v.highlight([])
     assert v.highlighted == []
+
+
+def node_keys(svg):
+    return re.findall(r'data-mslab-node="([^"]*)"', svg)
+
+
+def test_graph_view_per_cell_expand_and_collapse():
+    x, y = data()
+    v = GraphView(ms.trace(make(), x, y))
+    before = node_keys(v.svg)
+    assert "box:network/_backbone/fc1" in before and "box:network/_backbone/fc2" in before
+    # a click on fc1's box opens fc1 only: its MatMul and BiasAdd appear, fc2 and the loss stay boxes
+    v.handle_message({"type": "expand", "key": "box:network/_backbone/fc1"})
+    after = node_keys(v.svg)
+    fc1 = [n.out.name for n in v.graph.nodes if n.scope == "network/_backbone/fc1" and n.phase == "forward"]
+    assert len(fc1) == 2 and set(fc1) <= set(after) and len(after) > len(before)
+    boxes = {k for k in before if k.startswith("box:")}
+    opened = {"box:network/_backbone/fc1", "box:\u2207network/_backbone/fc1"}  # its gradient opens alongside
+    assert {k for k in after if k.startswith("box:")} == boxes - opened and set(before) - opened <= set(after)
+    assert 'data-mslab-cluster="network/_backbone/fc1"' in v.svg
+    assert v.collapse_depth == "auto"  # the menu's baseline is unchanged
+    assert v.inspector["key"] == "network/_backbone/fc1" and v.inspector["collapsible"]  # the Cell, now a frame
+    # a click on fc1's frame folds it back: the same picture as before
+    v.handle_message({"type": "collapse", "key": "network/_backbone/fc1"})
+    assert node_keys(v.svg) == before and 'data-mslab-cluster="network/_backbone/fc1"' not in v.svg
+    assert v.selected == "box:network/_backbone/fc1" and v.inspector["title"] == "fc1"
+    # folding a frame the depth rule leaves open, then opening it again
+    v.collapse("network/_backbone")
+    keys = node_keys(v.svg)
+    assert "box:network/_backbone" in keys and "box:network/_loss_fn" in keys and "%0" not in keys
+    v.expand("box:network/_backbone")
+    assert node_keys(v.svg) == before
+    # a frame that is no Cell call is only described; the depth menu resets the per-Cell choices
+    v.handle_message({"type": "collapse", "key": "backward"})
+    assert v.inspector["key"] == "backward" and not v.inspector["collapsible"] and node_keys(v.svg) == before
+    v.expand("box:network/_backbone/fc1")
+    v.set_collapse_depth(None)
+    assert v.pane.expanded == set() and "%0" in node_keys(v.svg)
+    v.collapse("network/_backbone/fc2")
+    assert "box:network/_backbone/fc2" in node_keys(v.svg) and "%0" in node_keys(v.svg)
+
+
+def test_step_through_highlight_follows_expand_and_collapse():
+    context.set_context(mode=context.GRAPH_MODE)
+    x, y = data()
+    st = StepThrough(make(), x, y)
+    st.next_stage()
+    fwd = {n.out.name for n in st.session.stages[0].nodes}
+    assert "box:network/_backbone/fc1" in st.highlighted
+    st.handle_message({"type": "expand", "key": "box:network/_backbone/fc1"})
+    fc1 = [n.out.name for n in st.session.graph.nodes if n.scope == "network/_backbone/fc1" and n.phase == "forward"]
+    assert set(fc1) <= set(st.highlighted) and "box:network/_backbone/fc1" not in st.highlighted
+    assert all(k.startswith("box:") or k in fwd for k in st.highlighted)
+    assert all(f'class="node mslab-highlight" data-mslab-node="{k}"' in st.svg for k in fc1)
+    st.next_node()  # the stepping cursor lands on a node or on the box that holds it
+    cur = st.session.current_node
+    assert st.current in st.pane.keys_for([cur])
+    st.handle_message({"type": "collapse", "key": "network/_backbone/fc1"})
+    shown = set(node_keys(st.svg))
+    assert not set(fc1) & shown and set(st.highlighted) <= shown and st.current in shown | {""}
+    assert st.current in st.pane.keys_for([cur])
+    st.reset()
+    st.next_stage()
+    assert "box:network/_backbone/fc1" in st.highlighted and not set(fc1) & set(st.highlighted)
 
 
 def test_graph_view_values_after_run():

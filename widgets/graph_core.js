@@ -5,6 +5,8 @@
 // A pane reads the traits <prefix>svg, <prefix>highlighted, <prefix>current, <prefix>selected,
 // <prefix>inspector, <prefix>collapse_depth, <prefix>depth_options, <prefix>graph_title and sends
 // {type: "click"|"cluster"|"expand"|"collapse"|"depth", pane: prefix, key|value} messages.
+// Expand / collapse act on ONE Cell call over the depth menu's baseline: a click on a collapsed box
+// (data-mslab-node="box:...") sends expand, a click on a Cell's frame (data-mslab-cluster) sends collapse.
 // DOM hooks for tests: data-mslab-role on controls, data-mslab-node / data-mslab-cluster on SVG groups
 // (added by Python), .mslab-highlight / .mslab-current / .mslab-selected classes on node groups.
 
@@ -98,7 +100,8 @@ function mslabValueBlock(label, s, role) {
 function mslabInspector(panel, info, send) {
   panel.replaceChildren();
   if (!info || !info.key) {
-    panel.appendChild(mslabEl("div", { class: "mslab-hint", text: "Click a node to inspect it." }));
+    panel.appendChild(mslabEl("div", { class: "mslab-hint",
+      text: "Click a node to inspect it. Click a 3D box to open its Cell; click a Cell's frame to fold it again." }));
     return;
   }
   panel.appendChild(mslabEl("div", { class: "mslab-inspector-title", text: info.title, "data-mslab-key": info.key }));
@@ -122,7 +125,7 @@ function mslabInspector(panel, info, send) {
   }
   if (info.collapsible) {
     panel.appendChild(mslabEl("button", { class: "mslab-btn", "data-mslab-role": "collapse",
-      text: "Collapse Cells at this level", onclick: () => send({ type: "collapse", key: info.key }) }));
+      text: "Collapse this Cell", onclick: () => send({ type: "collapse", key: info.key }) }));
   }
   if (info.value) panel.appendChild(mslabValueBlock("value", info.value, "node-value"));
   if (info.gradient) panel.appendChild(mslabValueBlock("gradient d(loss)/d(value)", info.gradient, "node-gradient"));
@@ -197,9 +200,15 @@ function mountGraph(root, model, prefix) {
     if (moved) return;
     const target = ev.target instanceof Element ? ev.target : null;
     const node = target && target.closest("[data-mslab-node]");
-    if (node) { send({ type: "click", key: node.getAttribute("data-mslab-node") }); return; }
+    if (node) {
+      // A collapsed Cell call opens (Python then shows the Cell in the inspector); other nodes are inspected.
+      const key = node.getAttribute("data-mslab-node");
+      send({ type: key.startsWith("box:") ? "expand" : "click", key });
+      return;
+    }
+    // A Cell's frame folds back into a box (a frame that is no Cell call is only described).
     const cl = target && target.closest("[data-mslab-cluster]");
-    if (cl) send({ type: "cluster", key: cl.getAttribute("data-mslab-cluster") });
+    if (cl) send({ type: "collapse", key: cl.getAttribute("data-mslab-cluster") });
   };
   canvas.addEventListener("pointerup", end);
   canvas.addEventListener("pointercancel", () => { drag = null; });

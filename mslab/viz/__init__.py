@@ -23,12 +23,16 @@ __all__ = ["to_dot", "to_svg", "forward_graph", "backward_graph", "training_grap
 
 
 def to_dot(graph, phases=None, collapse_depth="auto", grad_edges=False, rankdir="TB", legend=True,
-           constants=True):
-    """DOT text of a Graph or Tape (or a GraphPicture's own options when given one)."""
+           constants=True, expand=frozenset(), collapse=frozenset()):
+    """DOT text of a Graph or Tape (or a GraphPicture's own options when given one).
+
+    ``expand`` / ``collapse``: frame keys of Cell calls (``fc1``, ``network/_backbone``) to open or fold
+    whatever ``collapse_depth`` says.
+    """
     if isinstance(graph, GraphPicture):
         return graph.dot
     return GraphPicture(graph, phases=phases, collapse_depth=collapse_depth, grad_edges=grad_edges,
-                        rankdir=rankdir, legend=legend, constants=constants).dot
+                        rankdir=rankdir, legend=legend, constants=constants, expand=expand, collapse=collapse).dot
 
 
 def to_svg(graph, **options):

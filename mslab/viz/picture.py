@@ -16,15 +16,18 @@ class GraphPicture:
 
     Options: ``phases`` (e.g. ``("backward",)``), ``collapse_depth`` (int, ``"leaves"``, ``"auto"``
     or None), ``grad_edges`` (dotted arrows from backward nodes to their forward node),
-    ``rankdir`` ("TB" top to bottom, or "LR"), ``legend``, ``constants``, ``output_names``.
+    ``rankdir`` ("TB" top to bottom, or "LR"), ``legend``, ``constants``, ``output_names``,
+    ``expand`` / ``collapse`` (frame keys of Cell calls to open or fold whatever the depth says).
     """
 
     def __init__(self, graph, phases=None, collapse_depth="auto", grad_edges=False, rankdir="TB",
-                 legend=True, constants=True, title=None, output_names=None):
+                 legend=True, constants=True, title=None, output_names=None, expand=frozenset(),
+                 collapse=frozenset()):
         self.graph = getattr(graph, "graph", graph)
         self.options = dict(phases=tuple(phases) if phases is not None and not isinstance(phases, str)
                             else phases, collapse_depth=collapse_depth, grad_edges=grad_edges, constants=constants,
-                            output_names=tuple(output_names) if output_names else None)
+                            output_names=tuple(output_names) if output_names else None,
+                            expand=frozenset(expand or ()), collapse=frozenset(collapse or ()))
         self.rankdir = rankdir
         self.legend = legend
         self.title = title

@@ -14,6 +14,12 @@ edges and clusters; ``mslab.viz.dot`` turns a View into DOT text.
   its scope and op count; edges into and out of a box keep their shapes. ``"leaves"`` folds the
   innermost Cells (conv1, fc1, ...); ``"auto"`` does that for graphs of more than
   ``AUTO_COLLAPSE_OVER`` nodes and shows every op of smaller ones; ``None`` never folds.
+* ``expand`` / ``collapse`` (sets of frame keys such as ``network/_backbone/fc1`` or ``relu#2``, the
+  keys of ``ViewCluster`` and of boxes without their ``box:``) override that rule per Cell call: a
+  collapsed Cell is folded into one box whatever the depth, an expanded one opens one level (its
+  inner Cells fold as the depth says when they are deeper than it, or stay open). Backward frames
+  (``∇ fc1``) follow their forward Cell; an optimizer update (``<scope>/update:<param>``) can be
+  expanded or collapsed too.
 * ``phases`` keeps only some phases; values made by hidden nodes appear as faded stubs.
 """
 from dataclasses import dataclass, field
@@ -158,14 +164,25 @@ def _leaf_scopes(graph):
     return {s for s in scopes if not any(o.startswith(s + "/") for o in scopes)}
 
 
-def _box_len(levels, scope, collapse, leaves):
-    """How many scope levels stay frames before the rest folds into a box (None: no box)."""
-    if not levels or collapse is None:
+def _box_len(levels, scope, collapse, leaves, expand=frozenset(), fold=frozenset()):
+    """How many scope levels stay frames before the rest folds into a box (None: no box).
+
+    ``collapse`` is the depth rule; ``expand`` / ``fold`` hold level keys that override it.
+    """
+    if not levels:
         return None
+    base = None  # index of the level the depth rule folds at
     if collapse == "leaves":
-        return len(levels) if scope in leaves else None
-    d = int(collapse)
-    return d if 1 <= d <= len(levels) else None
+        base = len(levels) - 1 if scope in leaves else None
+    elif collapse is not None:
+        d = int(collapse)
+        base = d - 1 if 1 <= d <= len(levels) else None
+    if not expand and not fold:
+        return None if base is None else base + 1
+    for i, lv in enumerate(levels):
+        if lv.key in fold or (base is not None and i >= base and lv.key not in expand):
+            return i + 1
+    return None
 
 
 def _op_summary(nodes):
@@ -190,11 +207,16 @@ def _node_tooltip(n):
     return "\n".join(parts)
 
 
-def walk(graph, phases=None, collapse_depth="auto", grad_edges=False, constants=True, output_names=None):
+def walk(graph, phases=None, collapse_depth="auto", grad_edges=False, constants=True, output_names=None,
+         expand=frozenset(), collapse=frozenset()):
     """The view model of ``graph`` (a Graph, or anything with a ``.graph`` such as a Tape).
 
     ``output_names`` titles the output ovals (e.g. ``grad fc1.weight``) instead of ``output 0``, ...
+    ``expand`` / ``collapse``: frame keys (``fc1``, ``network/_backbone/relu#2``) to open or fold
+    whatever ``collapse_depth`` says (``collapse`` wins when a key is in both).
     """
+    fold = frozenset(collapse or ())
+    expand = frozenset(expand or ()) - fold
     graph = getattr(graph, "graph", graph)
     if isinstance(phases, str):
         phases = (phases,)
@@ -220,20 +242,24 @@ def walk(graph, phases=None, collapse_depth="auto", grad_edges=False, constants=
             if f is None or not f.scope:
                 return [bw_root], None
             flv = levels.get(f) or [_Level(f.scope, f.scope.rsplit("/", 1)[-1], f"Cell scope {f.scope}")]
-            k = _box_len(flv, f.scope, collapse, leaves)
+            k = _box_len(flv, f.scope, collapse, leaves, expand, fold)
             src = flv[k - 1] if k else flv[-1]
             mirror = _Level(GRAD + src.key, f"{GRAD} {src.label}", f"gradient of {src.tooltip}", BACKWARD)
             return ([bw_root], mirror) if k else ([bw_root, mirror], None)
         lv = levels.get(n, [])
-        k = _box_len(lv, n.scope, collapse, leaves)
+        k = _box_len(lv, n.scope, collapse, leaves, expand, fold)
         frames, box = (lv[:k - 1], lv[k - 1]) if k else (lv, None)
         if n.phase == OPTIMIZER:
             name = updates[n]
             base = box.key if box else (lv[-1].key if lv else "")
             upd = _Level(f"{base}/update:{name}", f"update {name}", f"optimizer update of {name}", OPTIMIZER)
-            if box is not None:
+            if box is not None and box.key in fold:
+                return frames, box  # the learner folded the optimizer's Cell: all its updates in one box
+            if box is not None and upd.key not in expand:
                 return frames + [box], upd
-            return frames + [upd], None
+            if box is None and upd.key in fold:
+                return frames, upd
+            return frames + ([box] if box is not None else []) + [upd], None
         return frames, box
 
     placed = {n: place(n) for n in shown}

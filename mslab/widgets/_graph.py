@@ -65,6 +65,16 @@ def annotate(svg, kinds, keys, highlighted=(), current=""):
     return _CLUSTER_G.sub(cluster, svg)
 
 
+def _scope_key(key):
+    """The walk's frame key for a box or frame key (``box:∇fc1`` -> ``fc1``); None if no Cell call or update."""
+    key = key[4:] if key.startswith("box:") else key
+    if key.startswith(_GRAD):
+        key = key[1:]
+    if "/update:" in key or key.startswith("update:"):
+        return key
+    return key if _depth_of(key) is not None else None
+
+
 def _depth_of(key):
     """How deep a Cell scope key is (``network/_backbone/fc1#2`` -> 3); None if it is no Cell scope."""
     key = key[4:] if key.startswith("box:") else key
@@ -73,6 +83,11 @@ def _depth_of(key):
     if not key or key == "backward" or "/update:" in key or key.startswith("update:"):
         return None
     return len([p for p in key.split("/") if p])
+
+
+def _frame_key(key):
+    """``box:fc1`` -> ``fc1``: the frame a box becomes when opened (and the other way round)."""
+    return key[4:] if key.startswith("box:") else key
 
 
 class RunValues:
@@ -105,6 +120,7 @@ class GraphPane:
         self.graph = getattr(graph, "graph", graph)
         self.phases = phases
         self.depth = collapse_depth
+        self.expanded, self.collapsed = set(), set()  # frame keys opened / folded by clicks, over the depth rule
         self.title = title or self.graph.name
         self.grad_edges = grad_edges
         self.values = None  # anything with value(v) and gradient(v): a TrainStepSession, a RunValues
@@ -135,13 +151,16 @@ class GraphPane:
         if value not in (None, "auto", "leaves") and not isinstance(value, int):
             raise ValueError(f"collapse depth must be 'auto', 'leaves', 'none' or a number, got {value!r}")
         self.depth = value
+        self.expanded.clear()  # a new baseline: per-Cell choices start over
+        self.collapsed.clear()
         self._picture = self._svg = None
 
     @property
     def picture(self):
         if self._picture is None:
             self._picture = GraphPicture(self.graph, phases=self.phases, collapse_depth=self.depth,
-                                         grad_edges=self.grad_edges, title=self.title)
+                                         grad_edges=self.grad_edges, title=self.title,
+                                         expand=frozenset(self.expanded), collapse=frozenset(self.collapsed))
         return self._picture
 
     @property
@@ -208,7 +227,7 @@ class GraphPane:
             ms = [self.by_name[m] for m in vn.members if m in self.by_name]
             f += [["Cell call", vn.title], ["ops", str(len(ms))], ["scope", ms[0].scope if ms else ""]]
             info["members"] = [[m.out.name, m.op, m.out.type_str, m.source] for m in ms]
-            info["expandable"] = _depth_of(key) is not None
+            info["expandable"] = _scope_key(key) is not None
             return info
         name = key[7:] if key.startswith("hidden:") else key
         n = self.by_name.get(name)
@@ -234,26 +253,46 @@ class GraphPane:
         return info
 
     def inspect_cluster(self, key):
-        depth = _depth_of(key)
         label = next((c.label for c in self.view.clusters if c.key == key), key)
-        return {"key": key, "title": label, "kind": "cluster", "cluster": True, "collapsible": depth is not None,
-                "fields": [["frame", label], ["scope", key]]}
+        return {"key": key, "title": label, "kind": "cluster", "cluster": True,
+                "collapsible": _scope_key(key) is not None, "fields": [["frame", label], ["scope", key]]}
 
     def expand(self, key):
-        """Open a collapsed Cell call: fold one level deeper (or nothing, past the innermost Cells)."""
-        d = _depth_of(key)
-        if d is None:
+        """Open one collapsed Cell call (a ``box:`` key or a frame key); the others keep their state.
+
+        Undoing a fold comes first; only when the depth rule still folds the Cell is it marked expanded
+        (its inner Cells then fold as the depth rule says when they lie past its depth). A backward box
+        (``box:∇fc1``) opens its forward Cell too: the two are drawn alike.
+        """
+        k = _scope_key(key)
+        if k is None:
             return False
-        self.set_depth(d + 1 if d + 1 <= self.max_depth else None)
+        self._override(self.collapsed, k, False)
+        if self._shows(k, box=True):
+            self._override(self.expanded, k, True)
         return True
 
     def collapse(self, key):
-        """Fold every Cell call at this frame's depth into one box."""
-        d = _depth_of(key)
-        if d is None:
+        """Fold one Cell call (a frame key such as ``network/_backbone/fc1``) into a box."""
+        k = _scope_key(key)
+        if k is None:
             return False
-        self.set_depth(d)
+        self._override(self.expanded, k, False)
+        if self._shows(k, box=False):
+            self._override(self.collapsed, k, True)
         return True
+
+    def _override(self, keys, k, on):
+        (keys.add if on else keys.discard)(k)
+        self._picture = self._svg = None
+
+    def _shows(self, k, box):
+        """Whether Cell call ``k`` is drawn as a box (``box=True``) or as a frame, forward or backward."""
+        if box:
+            shown = {vn.key for vn in self.view.nodes if vn.collapsed}
+            return "box:" + k in shown or "box:" + _GRAD + k in shown
+        frames = {c.key for c in self.view.clusters}
+        return k in frames or _GRAD + k in frames
 
     def static_html(self, highlighted=(), current=""):
         return f'<div class="mslab-static"><style>{STATIC_CSS}</style>{self.svg(highlighted, current)}</div>'
@@ -312,12 +351,26 @@ class GraphHost:
         elif kind == "cluster":
             setattr(self, prefix + "selected", "")
             setattr(self, prefix + "inspector", pane.inspect_cluster(key))
-        elif kind == "expand" and pane.expand(key):
-            setattr(self, prefix + "inspector", {})
-            self._redraw(prefix)
-        elif kind == "collapse" and pane.collapse(key):
-            setattr(self, prefix + "inspector", {})
-            self._redraw(prefix)
+        elif kind == "expand":
+            # A click on a collapsed box: open just that Cell, and show it (now a frame) in the inspector.
+            if pane.expand(key):
+                self._redraw(prefix)
+                setattr(self, prefix + "selected", "")
+                setattr(self, prefix + "inspector", pane.inspect_cluster(_frame_key(key)))
+            else:
+                setattr(self, prefix + "selected", key)
+                setattr(self, prefix + "inspector", pane.inspect(key))
+        elif kind == "collapse":
+            # A click on a Cell's frame: fold just that Cell into a box, and show the box.
+            if pane.collapse(key):
+                self._redraw(prefix)
+                box = "box:" + _frame_key(key)
+                shown = any(vn.key == box for vn in pane.view.nodes)
+                setattr(self, prefix + "selected", box if shown else "")
+                setattr(self, prefix + "inspector", pane.inspect(box) if shown else {})
+            else:  # a frame that is no Cell call (the backward frame): just describe it
+                setattr(self, prefix + "selected", "")
+                setattr(self, prefix + "inspector", pane.inspect_cluster(key))
         elif kind == "depth":
             pane.set_depth(content.get("value", "auto"))
             self._redraw(prefix)

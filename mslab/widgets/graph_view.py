@@ -8,7 +8,9 @@
 
 Clicking a node shows its op, attributes, shape, dtype, Cell scope and source line; after ``run`` (or
 when a StepThrough drives it) also its value and gradient as numbers with a histogram or heat-map.
-A collapsed Cell call (a 3D box) has an Expand button; a Cell frame, a Collapse button.
+Clicking a collapsed Cell call (a 3D box) opens just that Cell; clicking a Cell's frame folds just that Cell
+back into a box (``view.expand("fc1")`` / ``view.collapse("fc1")`` from Python). The collapse-depth menu
+sets the baseline for every Cell and clears those per-Cell choices.
 """
 import anywidget
 import traitlets as t
@@ -59,6 +61,16 @@ class GraphView(GraphHost, anywidget.AnyWidget):
         """Show a node in the inspector, as a click does (an IR name or a view key)."""
         keys = self.pane.keys_for([name]) or [name]
         self.handle_message({"type": "click", "key": keys[0]})
+        return self
+
+    def expand(self, key):
+        """Open one collapsed Cell call, as a click on its box does (``"fc1"`` or ``"box:fc1"``)."""
+        self.handle_message({"type": "expand", "key": key})
+        return self
+
+    def collapse(self, key):
+        """Fold one Cell call into a box, as a click on its frame does (``"network/_backbone/fc1"``)."""
+        self.handle_message({"type": "collapse", "key": key})
         return self
 
     def set_collapse_depth(self, depth):

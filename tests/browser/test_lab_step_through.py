@@ -5,8 +5,9 @@ The test starts its own JupyterLab (free localhost port, random token, a tempora
 temporary settings so no user state leaks in), opens 04_train_one_step.ipynb in Debian's Chromium
 driven by Playwright (no browser download: ``executable_path`` points at the system browser), runs all
 cells from the Run menu, waits for the StepThrough widget, then clicks "Next stage" twice and checks
-that the highlighted graph nodes and the values panel change each time. A screenshot is saved to
-artifacts/browser/step_through.png (artifacts/ is git-ignored; CI keeps it as an artifact).
+that the highlighted graph nodes and the values panel change each time; then clicks one collapsed Cell
+box (it must open into its nodes) and its frame's label (it must fold back). Screenshots are saved to
+artifacts/browser/step_through.png and expanded.png (artifacts/ is git-ignored; CI keeps them as artifacts).
 
 Run with ``make test`` (which installs Chromium first when it can) or ``pytest -m browser tests/browser``.
 Skipped, with the reason, only when no Chromium is installed.
@@ -223,6 +224,44 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
                     assert after[0] != before[0], f"the highlighted nodes did not change: {after[0]}"
                     assert after[1] != before[1], "the values panel did not change"
                 assert "loss" in states[1][1]
+
+                # Per-Cell expand: a click on one collapsed Cell box opens that Cell only (more node groups,
+                # the other boxes stay); its frame's label folds it back. Highlighting keeps working.
+                nodes = widget.locator(".mslab-stage [data-mslab-node]")
+                before = nodes.count()
+                box = widget.locator('.mslab-stage [data-mslab-node^="box:network"]').first
+                key = box.get_attribute("data-mslab-node")
+                others = widget.locator('.mslab-stage [data-mslab-node^="box:"]').count() - 1
+                box.click()
+                page.wait_for_function(
+                    """([sel, n]) => document.querySelector(sel)
+                        .querySelectorAll('.mslab-stage [data-mslab-node]').length > n""",
+                    arg=[".mslab-step-through", before], timeout=60_000)
+                frame = key[len("box:"):]
+                assert widget.locator(f'.mslab-stage [data-mslab-node="{key}"]').count() == 0
+                assert widget.locator(f'.mslab-stage [data-mslab-cluster="{frame}"]').count() == 1
+                assert widget.locator('.mslab-stage [data-mslab-node^="box:"]').count() >= others - 1
+                assert widget.locator(".mslab-stage [data-mslab-node].mslab-highlight").count() > 0
+                widget.scroll_into_view_if_needed()
+                page.screenshot(path=str(SCREENSHOT.with_name("expanded.png")))
+                # Fold it back with a click on the frame's label: a real click when the label lies in the
+                # canvas's visible area (the picture is not re-fitted after a redraw), else the same events
+                # sent to the label element.
+                label = widget.locator(f'.mslab-stage [data-mslab-cluster="{frame}"] text').first
+                lb, cb = label.bounding_box(), widget.locator('[data-mslab-role="canvas"]').first.bounding_box()
+                inside = lb and cb and cb["x"] <= lb["x"] and lb["x"] + lb["width"] <= cb["x"] + cb["width"] \
+                    and cb["y"] <= lb["y"] and lb["y"] + lb["height"] <= cb["y"] + cb["height"]
+                if inside:
+                    page.mouse.click(lb["x"] + lb["width"] / 2, lb["y"] + lb["height"] / 2)
+                else:
+                    label.evaluate("""e => { for (const t of ["pointerdown", "pointerup"])
+                        e.dispatchEvent(new PointerEvent(t, { bubbles: true })); }""")
+                print("collapse by", "mouse click" if inside else "dispatched events", "on", frame)
+                page.wait_for_function(
+                    """([sel, k]) => !!document.querySelector(sel)
+                        .querySelector(`.mslab-stage [data-mslab-node="${k}"]`)""",
+                    arg=[".mslab-step-through", key], timeout=60_000)
+                assert nodes.count() == before
                 widget.scroll_into_view_if_needed()
                 page.screenshot(path=str(SCREENSHOT))
             except Exception:
