@@ -54,7 +54,9 @@ def _node_line(vn, indent):
     attrs = [f"label={_html_label(vn.title, vn.lines, vn.kind not in ('constant', 'hidden'))}",
              f"shape={'box3d' if vn.collapsed else shape}", f'style="{",".join(style)}"',
              f'fillcolor="{fill}"', f'color="{border}"', f'fontcolor="{font}"',
-             f"tooltip={quote(vn.tooltip or vn.title)}"]
+             f"tooltip={quote(vn.tooltip or vn.title)}",
+             # Graphviz renames nodes called "%N" (its own anonymous ids) in the SVG; an explicit id keeps the key.
+             f"id={quote(vn.key)}"]
     if vn.collapsed:
         attrs.append("penwidth=1.5")
     return f"{indent}{quote(vn.key)} [{', '.join(attrs)}];"

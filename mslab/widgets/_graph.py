@@ -5,7 +5,7 @@ Every node group in the SVG carries ``data-mslab-node="<view key>"`` (an IR name
 ``param:fc1.weight``, or ``box:<scope>`` for a collapsed Cell call) and ``data-mslab-kind``; every
 Cell frame carries ``data-mslab-cluster="<scope key>"``; highlighted nodes get the ``mslab-highlight``
 class and the node that ran last ``mslab-current``. The keys are the ones mslab.viz puts in the DOT
-(Graphviz writes them into each group's ``<title>``), so nothing here changes the drawing itself.
+(each node group's ``id`` and ``<title>``), so nothing here changes the drawing itself.
 """
 import re
 from html import escape, unescape
@@ -15,8 +15,7 @@ from mslab.runtime.executor import Executor
 from mslab.viz import GraphPicture, GraphvizNotFound, render_dot
 from mslab.widgets import _values
 
-_NODE_G = re.compile(r'<g id="mslab_n(\d+)" class="node">\s*<title>(.*?)</title>', re.S)
-_DOT_NODE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*") \[', re.M)
+_NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
 _GRAD = "\u2207"
 
@@ -30,29 +29,14 @@ STATIC_CSS = """
 """
 
 
-def with_ids(dot):
-    """The DOT text with an ``id`` on every node line, and the node keys in id order.
-
-    Graphviz treats node names that start with ``%`` (mslab's IR names) as its own anonymous ids and
-    writes other names into the SVG ``<title>``; an explicit ``id`` survives, so keys are recovered from it.
-    """
-    keys = []
-
-    def add(m):
-        keys.append(m.group(2)[1:-1].replace('\\"', '"').replace("\\\\", "\\"))
-        return f'{m.group(1)}{m.group(2)} [id="mslab_n{len(keys) - 1}", '
-
-    return _DOT_NODE.sub(add, dot), keys
-
-
-def annotate(svg, kinds, keys, highlighted=(), current=""):
-    """Add the data attributes and highlight classes to the SVG of ``with_ids``' DOT text."""
+def annotate(svg, kinds, highlighted=(), current=""):
+    """Add the data attributes and highlight classes to an SVG from mslab.viz (node ids are the view keys)."""
     hl = set(highlighted)
 
     def node(m):
-        key = keys[int(m.group(1))]
+        key = unescape(m.group(1))
         cls = "node" + (" mslab-highlight" if key in hl else "") + (" mslab-current" if key == current else "")
-        return (f'<g id="mslab_n{m.group(1)}" class="{cls}" data-mslab-node="{escape(key, quote=True)}" '
+        return (f'<g id="{m.group(1)}" class="{cls}" data-mslab-node="{escape(key, quote=True)}" '
                 f'data-mslab-kind="{escape(kinds.get(key, ""), quote=True)}">\n<title>{escape(key)}</title>')
 
     def cluster(m):
@@ -131,7 +115,6 @@ class GraphPane:
                 self.by_value[f"{kind}:{v.name}"] = v
         self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
         self._picture = self._svg = None
-        self._keys = []
 
     # ---- picture ---------------------------------------------------------------------------------
     @property
@@ -174,9 +157,8 @@ class GraphPane:
         """The annotated SVG, or an HTML message (with the IR text) when Graphviz is missing."""
         try:
             if self._svg is None:
-                dot, self._keys = with_ids(self.picture.dot)
-                self._svg = render_dot(dot, "svg")
-            return annotate(self._svg, self.kinds(), self._keys, highlighted, current)
+                self._svg = render_dot(self.picture.dot, "svg")
+            return annotate(self._svg, self.kinds(), highlighted, current)
         except GraphvizNotFound as e:
             return (f'<div class="mslab-nodot"><pre>{escape(str(e))}</pre><pre>{escape(self.graph.text())}</pre>'
                     f"</div>")
