@@ -11,21 +11,10 @@ for exe in "${MSLAB_CHROMIUM:-}" /usr/bin/chromium /usr/bin/chromium-browser; do
     fi
 done
 
-sudo_cmd=""
-can_install=0
-if command -v apt-get >/dev/null 2>&1; then
-    if [ "$(id -u)" -eq 0 ]; then
-        can_install=1
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo_cmd="sudo"
-        can_install=1
-    fi
-fi
-
-if [ "$can_install" -eq 1 ]; then
+. "$(dirname "${BASH_SOURCE[0]}")/apt_install.sh"
+if apt_can_install; then
     echo "Chromium not found: installing Debian's chromium package with apt-get (for the browser test) ..."
-    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium </dev/null
+    apt_install chromium
     if [ -x /usr/bin/chromium ]; then
         echo "Chromium installed: $(/usr/bin/chromium --version 2>/dev/null | head -n 1)"
         exit 0

@@ -7,21 +7,10 @@ if command -v dot >/dev/null 2>&1; then
     exit 0
 fi
 
-sudo_cmd=""
-can_install=0
-if command -v apt-get >/dev/null 2>&1; then
-    if [ "$(id -u)" -eq 0 ]; then
-        can_install=1
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo_cmd="sudo"
-        can_install=1
-    fi
-fi
-
-if [ "$can_install" -eq 1 ]; then
+. "$(dirname "${BASH_SOURCE[0]}")/apt_install.sh"
+if apt_can_install; then
     echo "Graphviz 'dot' not found: installing the graphviz package with apt-get ..."
-    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz </dev/null
+    apt_install graphviz
     if command -v dot >/dev/null 2>&1; then
         echo "Graphviz installed: $(dot -V 2>&1)"
         exit 0
