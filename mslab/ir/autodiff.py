@@ -66,17 +66,11 @@ def backprop(recorder, nodes, roots, sens, targets):
 
     # Tapes recording around this gradient call (``with mslab.record():`` over a PYNATIVE training
     # step) see the backward primitives run too: label them backward as well.
-    outer = [t for t in state.tapes if t is not recorder]
     with contextlib.ExitStack() as labels:
-        for t in outer:
-            labels.enter_context(t.in_phase(BACKWARD))
-        return _run_bprops(recorder, active, roots, sens, targets, relevant, grads, accumulate, keep)
-
-
-def _run_bprops(recorder, active, roots, sens, targets, relevant, grads, accumulate, keep):
-    from mslab.ops import functional as F
-
-    with recorder.in_phase(BACKWARD):
+        for t in state.tapes:
+            if t is not recorder:
+                labels.enter_context(t.in_phase(BACKWARD))
+        labels.enter_context(recorder.in_phase(BACKWARD))
         for r, s in zip(roots, sens):
             if r in relevant:
                 if tuple(s.shape) != r.shape:
@@ -105,4 +99,3 @@ def _run_bprops(recorder, active, roots, sens, targets, relevant, grads, accumul
                     if gi is not None and type(v) is Value and v in relevant:
                         accumulate(v, gi)
     return [grads.get(t) for t in targets]
-
