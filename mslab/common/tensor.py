@@ -283,9 +283,6 @@ class Tensor:
     def copy(self):
         return Tensor._wrap(self._numbers("copy()").copy())
 
-    def asnumpy_copy(self):
-        return self.asnumpy().copy()
-
     def set_dtype(self, dtype):
         self._data = self._numbers("set_dtype").astype(mstype.to_numpy(dtype))
         return self

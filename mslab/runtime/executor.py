@@ -226,9 +226,6 @@ class Executor:
                 raise self._error(node, e, [env[i] for i in ins]) from None
             yield node, values
 
-    def outputs_of(self, env_view):
-        return [env_view.env[s] for s in self.output_slots]
-
     def _error(self, node, exc, arrays):
         shapes = ", ".join(f"{a.dtype}{list(a.shape)}" for a in arrays if hasattr(a, "shape"))
         where = f" in scope '{node.scope}'" if node.scope else ""
