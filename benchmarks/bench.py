@@ -170,7 +170,7 @@ def svg_render(repeats):
         return "n/a (not built yet)"
     if hasattr(viz, "have_dot") and not viz.have_dot():
         return "n/a (Graphviz dot missing)"
-    render_mod = sys.modules.get("mslab.viz.render")
+    render_mod = sys.modules.get("mslab.lab.viz.render")
     mslab.set_context(mode=mslab.GRAPH_MODE)
     times = []
     for i in range(repeats + 1):

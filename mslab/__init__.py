@@ -5,8 +5,19 @@ grad, value_and_grad, nn, ops, ...) plus what lets a learner look inside: ``trac
 compiles to) and ``record`` (the PYNATIVE tape).
 """
 from mslab import common, dataset, nn, ops, train
-from mslab.common import dtype
-from mslab.common.dtype import (
+from mslab.autodiff.grad_operation import grad, value_and_grad
+from mslab.core import dtype
+from mslab.core.context import (
+                                GRAPH_MODE,
+                                PYNATIVE_MODE,
+                                ParallelMode,
+                                get_auto_parallel_context,
+                                get_context,
+                                reset_auto_parallel_context,
+                                set_auto_parallel_context,
+                                set_context,
+)
+from mslab.core.dtype import (
                                 bool_,
                                 float16,
                                 float32,
@@ -20,34 +31,23 @@ from mslab.common.dtype import (
                                 uint32,
                                 uint64,
 )
-from mslab.common.seed import get_seed, set_seed
-from mslab.common.tensor import Parameter, ParameterTuple, Tensor
-from mslab.context import (
-                           GRAPH_MODE,
-                           PYNATIVE_MODE,
-                           ParallelMode,
-                           get_auto_parallel_context,
-                           get_context,
-                           reset_auto_parallel_context,
-                           set_auto_parallel_context,
-                           set_context,
-)
-from mslab.ops.grad_operation import grad, value_and_grad
+from mslab.core.seed import get_seed, set_seed
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor
+from mslab.ir.tape import record
 from mslab.runtime.compiled import jit, ms_function, trace
-from mslab.runtime.pynative import record
 from mslab.train import (
-                         Callback,
-                         CheckpointConfig,
-                         DatasetHelper,
-                         EarlyStopping,
-                         History,
-                         LearningRateScheduler,
-                         LossMonitor,
-                         Model,
-                         ModelCheckpoint,
-                         RunContext,
-                         TimeMonitor,
-                         connect_network_with_dataset,
+                                Callback,
+                                CheckpointConfig,
+                                DatasetHelper,
+                                EarlyStopping,
+                                History,
+                                LearningRateScheduler,
+                                LossMonitor,
+                                Model,
+                                ModelCheckpoint,
+                                RunContext,
+                                TimeMonitor,
+                                connect_network_with_dataset,
 )
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 

@@ -11,7 +11,7 @@ number before backprop and divides the gradients by it afterwards::
 """
 import numpy as np
 
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ops import functional as F
 from mslab.ops.composite_ops import HyperMap
 

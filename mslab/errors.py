@@ -1,17 +1,4 @@
-"""Errors a learner meets, each saying what went wrong in the learner's terms."""
+"""The errors a learner meets (defined in ``mslab.core.errors``)."""
+from mslab.core.errors import ExecutionError, GraphModeError, OpError, OpTypeError
 
-
-class GraphModeError(RuntimeError):
-    """A graph-mode rule was broken while tracing ``construct`` (e.g. branching on a tensor's value)."""
-
-
-class OpError(ValueError):
-    """An operator got inputs it cannot work with (shapes, dtypes, attributes); names op, Cell and shapes."""
-
-
-class OpTypeError(TypeError):
-    """An operator got inputs of the wrong dtype; names op, Cell and dtypes."""
-
-
-class ExecutionError(RuntimeError):
-    """A compiled graph failed while running one node; names the node, op, scope, source and shapes."""
+__all__ = ["GraphModeError", "OpError", "OpTypeError", "ExecutionError"]

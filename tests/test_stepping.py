@@ -5,8 +5,7 @@ import pytest
 import mslab as ms
 from mslab import context, nn
 from mslab.common.tensor import ParameterTuple
-from mslab.ops import GradOperation
-from mslab.runtime.stepping import (
+from mslab.lab.stepping import (
     BACKWARD_S,
     FORWARD_S,
     GRAD_FORWARD,
@@ -16,6 +15,7 @@ from mslab.runtime.stepping import (
     SENS,
     TrainStepSession,
 )
+from mslab.ops import GradOperation
 from mslab.testing.modes import in_mode
 
 MODES = [pytest.param(context.GRAPH_MODE, id="graph"), pytest.param(context.PYNATIVE_MODE, id="pynative")]

@@ -13,8 +13,8 @@ import mslab.nn as nn
 import mslab.ops as ops
 import mslab.viz as viz
 from mslab import Tensor
-from mslab.viz import render
-from mslab.viz.dot import STYLES
+from mslab.lab.viz import render
+from mslab.lab.viz.dot import STYLES
 
 f32 = np.float32
 needs_dot = pytest.mark.skipif(not viz.have_dot(), reason="Graphviz dot is not installed")
@@ -222,9 +222,11 @@ def test_lenet_training_graph_renders_quickly(tmp_path):
 
 
 def test_imports_stay_light():
-    code = ("import sys, mslab; assert 'mslab.viz' not in sys.modules; import mslab.viz; "
+    code = ("import sys, mslab; assert not any(m.startswith(('mslab.viz', 'mslab.lab')) for m in sys.modules); "
+            "import mslab.viz; "
             "assert 'matplotlib' not in sys.modules and 'graphviz' not in sys.modules; "
-            "assert not any(m.startswith(('mslab.widgets', 'ipywidgets', 'IPython')) for m in sys.modules)")
+            "assert not any(m.startswith(('mslab.widgets', 'mslab.lab.widgets', 'ipywidgets', 'IPython')) "
+            "for m in sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -1,4 +1,4 @@
-"""``mindspore.common.parameter``: Parameter and ParameterTuple (defined in ``mslab.common.tensor``)."""
-from mslab.common.tensor import Parameter, ParameterTuple
+"""``mindspore.common.parameter``: Parameter and ParameterTuple (defined in ``mslab.core.tensor``)."""
+from mslab.core.tensor import Parameter, ParameterTuple
 
 __all__ = ["Parameter", "ParameterTuple"]

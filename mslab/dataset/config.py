@@ -16,7 +16,7 @@ after it, the same sequence of pipelines produces the same orders, run after run
 """
 import numpy as np
 
-from mslab.common import seed as _global_seed
+from mslab.core import seed as _global_seed
 
 _seed = None
 _rng = np.random.default_rng()

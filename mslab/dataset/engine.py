@@ -19,7 +19,7 @@ the shuffles draw new orders per epoch from a seed the iterator takes when it is
 """
 import numpy as np
 
-from mslab.common.tensor import Tensor
+from mslab.core.tensor import Tensor
 from mslab.dataset import config
 
 INFINITE = -1

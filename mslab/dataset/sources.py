@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from mslab.common import dtype as mstype
+from mslab.core import dtype as mstype
 from mslab.dataset.engine import Dataset, _as_list, _Run, to_row
 from mslab.dataset.idx import read_idx
 

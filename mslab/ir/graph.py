@@ -6,7 +6,7 @@ A ``Node`` is one primitive applied to values; it knows its Cell scope, the sour
 created it and its phase (forward, backward, optimizer). The GRAPH-mode tracer builds graphs from
 ``construct``; the PYNATIVE tape builds the same structure while running eagerly.
 """
-from mslab.common import dtype as mstype
+from mslab.core import dtype as mstype
 
 FORWARD, BACKWARD, OPTIMIZER, OTHER = "forward", "backward", "optimizer", "other"
 

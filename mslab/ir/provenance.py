@@ -3,11 +3,12 @@ import linecache
 import os
 import sys
 
-from mslab.runtime import state
+from mslab.core import state
 
 _MSLAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Engine internals are never "where a node came from"; layer code in mslab/nn is (its construct line).
-_INTERNAL = tuple(os.path.join(_MSLAB, d) + os.sep for d in ("ops", "ir", "runtime", "common", "viz", "widgets"))
+_ENGINE_DIRS = ("core", "ir", "ops", "autodiff", "runtime", "common", "lab")
+_INTERNAL = tuple(os.path.join(_MSLAB, d) + os.sep for d in _ENGINE_DIRS)
 
 
 def child_name(parent, child):

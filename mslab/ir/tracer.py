@@ -6,10 +6,10 @@ constants simply unrolls; branching on a tensor's value raises ``GraphModeError`
 """
 import contextlib
 
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core import state
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.graph import FORWARD, Node
 from mslab.ir.provenance import scope_path, source_line
-from mslab.runtime import state
 
 
 class Recorder:

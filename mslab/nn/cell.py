@@ -11,7 +11,7 @@ graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``)
 """
 from collections import OrderedDict
 
-from mslab.common.tensor import Parameter, ParameterTuple
+from mslab.core.tensor import Parameter, ParameterTuple
 from mslab.runtime import compiled
 from mslab.runtime.cell_call import call_cell
 

@@ -5,8 +5,8 @@ while tracing, so they return Python values at once, as MindSpore resolves them 
 """
 import numpy as np
 
-from mslab.common import dtype as mstype
-from mslab.common.tensor import Tensor
+from mslab.core import dtype as mstype
+from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype
 
 __all__ = [
@@ -222,7 +222,7 @@ class Assign(Primitive):
 
     def prepare(self, args):
         variable, value = args
-        from mslab.common.tensor import Parameter
+        from mslab.core.tensor import Parameter
         if not isinstance(variable, Parameter):
             raise TypeError(f"Assign writes into a Parameter, got {type(variable).__name__}")
         if not isinstance(value, Tensor):

@@ -1,5 +1,5 @@
 """``mindspore.ops.composite`` (imported as ``C``): GradOperation, HyperMap, MultitypeFuncGraph, partial."""
-from mslab.ops.grad_operation import GradOperation
+from mslab.autodiff.grad_operation import GradOperation
 
 __all__ = ["GradOperation"]
 

@@ -16,7 +16,7 @@ so the graph simply holds one copy of the rule's nodes per gradient (MindSpore u
 """
 import functools
 
-from mslab.common.tensor import Tensor
+from mslab.core.tensor import Tensor
 
 __all__ = ["HyperMap", "Map", "MultitypeFuncGraph", "partial"]
 

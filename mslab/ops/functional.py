@@ -95,7 +95,7 @@ def fill(dtype, shape, value):
 
 def depend(value, expr):
     """Return ``value``, ordered after ``expr`` (a tensor or a tuple of tensors) has been computed."""
-    from mslab.runtime.pytree import flatten
+    from mslab.core.pytree import flatten
     effects, _ = flatten(expr)
     return _depend(value, *effects)
 

@@ -5,8 +5,8 @@ tensors) into a hashable constant that prints in the IR; the gradient scatters d
 """
 import numpy as np
 
-from mslab.common import dtype as mstype
-from mslab.common.tensor import Tensor
+from mslab.core import dtype as mstype
+from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, lift_scalars
 from mslab.ops.shape_ops import _check_axis
 
@@ -89,7 +89,7 @@ def _int_index_tensor(item):
     if isinstance(item, Tensor):
         if item._np_dtype == np.bool_:
             if item.is_symbolic:
-                from mslab.errors import GraphModeError
+                from mslab.core.errors import GraphModeError
                 raise GraphModeError("indexing with a boolean tensor gives a result whose shape depends on the "
                                      "values, which GRAPH mode cannot know while tracing; use ops.select(mask, x, "
                                      "zeros) or integer indices")

@@ -13,11 +13,11 @@ node; otherwise it runs now, and PYNATIVE tapes (opened by ``GradOperation``) re
 """
 import numpy as np
 
-from mslab.common import dtype as mstype
-from mslab.common.tensor import Tensor
-from mslab.errors import GraphModeError, OpError, OpTypeError
+from mslab.core import dtype as mstype
+from mslab.core import state
+from mslab.core.errors import GraphModeError, OpError, OpTypeError
+from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
-from mslab.runtime import state
 
 
 class Primitive:

@@ -6,7 +6,7 @@ sends dout to the positions that hold the maximum, split evenly between ties.
 """
 import numpy as np
 
-from mslab.common import dtype as mstype
+from mslab.core import dtype as mstype
 from mslab.ops.primitive import Primitive, normalize_axis, np_dtype
 
 __all__ = [

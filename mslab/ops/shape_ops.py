@@ -5,7 +5,7 @@ a transpose by the inverse permutation, a concat by slicing, a tile by summing t
 """
 import numpy as np
 
-from mslab.common.tensor import Tensor
+from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, check_same_dtype
 
 __all__ = [

@@ -7,8 +7,8 @@
 """
 import numpy as np
 
-from mslab.context import is_graph_mode
-from mslab.runtime import state
+from mslab.core import state
+from mslab.core.context import is_graph_mode
 from mslab.runtime.compiled import CompileCache
 
 

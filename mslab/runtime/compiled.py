@@ -9,14 +9,14 @@ import inspect
 
 import numpy as np
 
-from mslab.common.tensor import Tensor
-from mslab.errors import GraphModeError
+from mslab.core import state
+from mslab.core.errors import GraphModeError
+from mslab.core.pytree import flatten, unflatten
+from mslab.core.tensor import Tensor
 from mslab.ir.graph import Graph
 from mslab.ir.passes import optimize
 from mslab.ir.tracer import tracing
-from mslab.runtime import state
 from mslab.runtime.executor import Executor
-from mslab.runtime.pytree import flatten, unflatten
 
 # Bumped by Cell.set_train anywhere (a compiled graph depends on every Cell's training flag) and by
 # changes to plain Cell attributes after the first compile (a graph may have baked them in).

@@ -23,8 +23,8 @@ step-through views use it, never a second interpreter.
 """
 import numpy as np
 
-from mslab.common.tensor import Tensor
-from mslab.errors import ExecutionError
+from mslab.core.errors import ExecutionError
+from mslab.core.tensor import Tensor
 from mslab.ir.graph import Value
 
 

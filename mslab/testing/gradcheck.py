@@ -9,9 +9,9 @@ for every element k, computed in float64. It is checked in both PYNATIVE and GRA
 """
 import numpy as np
 
-from mslab import context
-from mslab.common.tensor import Tensor
-from mslab.ops.grad_operation import GradOperation
+from mslab.autodiff.grad_operation import GradOperation
+from mslab.core import context
+from mslab.core.tensor import Tensor
 from mslab.testing.modes import in_mode
 
 

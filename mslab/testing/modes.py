@@ -1,23 +1,11 @@
 """Run the same function in PYNATIVE and GRAPH mode and demand identical results (``jit(f) == f``)."""
-import contextlib
-
 import numpy as np
 
-from mslab import context
-from mslab.common.tensor import Tensor
+from mslab.core import context
+from mslab.core.context import in_mode
+from mslab.core.pytree import flatten
+from mslab.core.tensor import Tensor
 from mslab.runtime.compiled import jit
-from mslab.runtime.pytree import flatten
-
-
-@contextlib.contextmanager
-def in_mode(mode):
-    """Temporarily switch ``set_context(mode=...)``."""
-    saved = context.get_context("mode")
-    context.set_context(mode=mode)
-    try:
-        yield
-    finally:
-        context.set_context(mode=saved)
 
 
 def run_in_mode(fn, args, mode):

@@ -27,7 +27,7 @@ them per pass, or the dataset size) and ``connect_network_with_dataset`` returns
 from collections import deque
 from dataclasses import dataclass
 
-from mslab.context import is_graph_mode
+from mslab.core.context import is_graph_mode
 from mslab.nn.cell import Cell
 
 

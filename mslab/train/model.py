@@ -17,7 +17,7 @@ matters: how often host and device exchanged data. In PYNATIVE mode sinking fall
 import math
 import warnings
 
-from mslab.context import is_graph_mode
+from mslab.core.context import is_graph_mode
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
 from mslab.train.callback._callback import CallbackManager, CallbackParams, RunContext, handle_loss

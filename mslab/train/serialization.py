@@ -17,8 +17,8 @@ import zipfile
 
 import numpy as np
 
-from mslab.common import dtype as mstype
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core import dtype as mstype
+from mslab.core.tensor import Parameter, Tensor
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
 

@@ -1,7 +1,7 @@
 """General transforms, as ``mindspore.dataset.transforms``: TypeCast, OneHot, Compose.
 
     >>> import numpy as np
-    >>> from mslab.common import dtype as mstype
+    >>> from mslab.core import dtype as mstype
     >>> TypeCast(mstype.int32)(np.uint32(7)).dtype
     dtype('int32')
     >>> OneHot(3)(np.array(1))
@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from mslab.common import dtype as mstype
+from mslab.core import dtype as mstype
 
 
 class Transform:

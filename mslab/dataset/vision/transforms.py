@@ -17,7 +17,7 @@ import functools
 
 import numpy as np
 
-from mslab.common import dtype as mstype
+from mslab.core import dtype as mstype
 from mslab.dataset.vision.utils import Inter
 
 

@@ -1,9 +1,9 @@
 """Basic layers, as ``mindspore.nn``: Dense (fully connected), Flatten, Dropout."""
 import math
 
-from mslab.common import dtype as mstype
-from mslab.common.initializer import HeUniform, Initializer, Uniform, initializer
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core import dtype as mstype
+from mslab.core.initializer import HeUniform, Initializer, Uniform, initializer
+from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F

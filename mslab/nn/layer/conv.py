@@ -1,9 +1,9 @@
 """Convolution layers, as ``mindspore.nn``: Conv2d."""
 import math
 
-from mslab.common import dtype as mstype
-from mslab.common.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core import dtype as mstype
+from mslab.core.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
+from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.layer.basic import _check_int, _init_repr
 from mslab.ops import nn_functional as NF

@@ -17,7 +17,7 @@ rate per step, for ``learning_rate=list``.
 """
 import math
 
-from mslab.common import dtype as mstype
+from mslab.core import dtype as mstype
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 

@@ -20,8 +20,8 @@ import contextlib
 
 import numpy as np
 
-from mslab.common import dtype as mstype
-from mslab.common.tensor import Parameter, ParameterTuple, Tensor
+from mslab.core import dtype as mstype
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 

@@ -6,13 +6,13 @@ the forward nodes, the backward nodes autodiff derived from them, and the optimi
 
     print(mslab.trace(train_net, x, y))      # phases: forward, backward, optimizer
 """
-from mslab.common import dtype as mstype
-from mslab.common.tensor import ParameterTuple, Tensor
-from mslab.context import ParallelMode, get_auto_parallel_context
+from mslab.autodiff.grad_operation import GradOperation
+from mslab.core import dtype as mstype
+from mslab.core.context import ParallelMode, get_auto_parallel_context
+from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.grad_reducer import DistributedGradReducer
 from mslab.ops import functional as F
-from mslab.ops.grad_operation import GradOperation
 
 
 def _identity(grads):

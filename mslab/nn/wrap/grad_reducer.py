@@ -5,7 +5,7 @@ all-reduces them (a sum over devices) and, with ``mean=True``, multiplies by ``1
 number of devices) so every device applies the same averaged update. mslab runs on one process, so
 the all-reduce is a sum over one device: the gradients themselves.
 """
-from mslab.context import get_auto_parallel_context
+from mslab.core.context import get_auto_parallel_context
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 

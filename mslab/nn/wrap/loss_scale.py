@@ -10,7 +10,7 @@ update is always computed and ``ops.select(overflow, old, new)`` keeps the old v
 """
 import numpy as np
 
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell
 from mslab.ops import functional as F

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from mslab.common.tensor import Parameter
+from mslab.core.tensor import Parameter
 from mslab.train.callback._callback import Callback
 
 

@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 
-from mslab.common.tensor import Tensor
+from mslab.core.tensor import Tensor
 
 
 def _convert_data(data):

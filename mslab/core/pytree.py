@@ -3,7 +3,7 @@
 A compiled graph has a flat list of outputs; ``construct`` may return a tensor, a tuple of tensors
 or a nested structure with Python constants in it. ``flatten`` splits the two, ``unflatten`` rebuilds.
 """
-from mslab.common.tensor import Tensor
+from mslab.core.tensor import Tensor
 
 
 def flatten(obj):

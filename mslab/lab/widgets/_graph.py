@@ -4,16 +4,16 @@ SVG annotations the front-end and browser tests rely on.
 Every node group in the SVG carries ``data-mslab-node="<view key>"`` (an IR name such as ``%12``,
 ``param:fc1.weight``, or ``box:<scope>`` for a collapsed Cell call) and ``data-mslab-kind``; every
 Cell frame carries ``data-mslab-cluster="<scope key>"``; highlighted nodes get the ``mslab-highlight``
-class and the node that ran last ``mslab-current``. The keys are the ones mslab.viz puts in the DOT
+class and the node that ran last ``mslab-current``. The keys are the ones mslab.lab.viz puts in the DOT
 (each node group's ``id`` and ``<title>``), so nothing here changes the drawing itself.
 """
 import re
 from html import escape, unescape
 
 from mslab.ir.graph import Value
+from mslab.lab.viz import GraphPicture, GraphvizNotFound, render_dot
+from mslab.lab.widgets import _values
 from mslab.runtime.executor import Executor
-from mslab.viz import GraphPicture, GraphvizNotFound, render_dot
-from mslab.widgets import _values
 
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
@@ -30,7 +30,7 @@ STATIC_CSS = """
 
 
 def annotate(svg, kinds, highlighted=(), current=""):
-    """Add the data attributes and highlight classes to an SVG from mslab.viz (node ids are the view keys)."""
+    """Add the data attributes and highlight classes to an SVG from mslab.lab.viz (node ids are the view keys)."""
     hl = set(highlighted)
 
     def node(m):

@@ -26,13 +26,11 @@ the Cell from the snapshot taken at the start and replays up to the earlier posi
 """
 import numpy as np
 
-from mslab import context
-from mslab.common.tensor import Tensor
+from mslab.core import context
+from mslab.core.pytree import flatten
+from mslab.core.tensor import Tensor
 from mslab.ir.graph import Value
-from mslab.runtime.cell_call import compile_call
-from mslab.runtime.compiled import tensor_leaves
-from mslab.runtime.pytree import flatten
-from mslab.runtime.stages import (  # noqa: F401  (re-exported: the stage names belong to the session's API)
+from mslab.lab.stages import (  # noqa: F401  (re-exported: the stage names belong to the session's API)
     BACKWARD_S,
     EMPTY,
     EXPLAIN,
@@ -49,6 +47,8 @@ from mslab.runtime.stages import (  # noqa: F401  (re-exported: the stage names 
     output_gradient_value,
     stage_of,
 )
+from mslab.runtime.cell_call import compile_call
+from mslab.runtime.compiled import tensor_leaves
 
 
 class TrainStepSession:
@@ -89,8 +89,8 @@ class TrainStepSession:
 
     # ---- building --------------------------------------------------------------------------------
     def _record(self):
-        from mslab.runtime.pynative import record
-        from mslab.testing.modes import in_mode
+        from mslab.core.context import in_mode
+        from mslab.ir.tape import record
         with in_mode(context.PYNATIVE_MODE), record(type(self.cell).__name__) as tape:
             out = self.cell(*self.inputs)
             leaves, _ = flatten(out)

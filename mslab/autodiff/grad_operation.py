@@ -8,13 +8,13 @@ How the gradient is found depends on where it is called:
 * at top level in GRAPH mode: the gradient function itself is traced, compiled and cached;
 * in PYNATIVE mode: ``fn`` runs eagerly on a tape, then the bprop rules run backwards over it.
 """
-from mslab.common.tensor import Tensor
-from mslab.context import is_graph_mode
-from mslab.ir.autodiff import backprop
-from mslab.runtime import state
+from mslab.autodiff.backprop import backprop
+from mslab.core import state
+from mslab.core.context import is_graph_mode
+from mslab.core.pytree import flatten
+from mslab.core.tensor import Tensor
+from mslab.ir.tape import Tape
 from mslab.runtime.compiled import CompileCache
-from mslab.runtime.pynative import Tape
-from mslab.runtime.pytree import flatten
 
 
 def _record_forward(fn, args):

@@ -6,10 +6,10 @@ forward call; ``mslab.record()`` opens one a learner can look at.
 """
 import contextlib
 
-from mslab.common.tensor import Parameter, Tensor
+from mslab.core import state
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.graph import Graph
 from mslab.ir.tracer import Recorder
-from mslab.runtime import state
 
 
 class Tape(Recorder):
@@ -42,7 +42,7 @@ class Tape(Recorder):
 def record(name="tape"):
     """Record the primitives that run eagerly inside the block: ``with mslab.record() as tape: net(x)``.
 
-    ``tape.graph`` is the recorded forward graph (print it, or draw it with mslab.viz).
+    ``tape.graph`` is the recorded forward graph (print it, or draw it with mslab.lab.viz).
     """
     tape = Tape(name)
     state.tapes.append(tape)

@@ -6,9 +6,9 @@ line, scope, attributes). Its ``repr`` is short and stable: no ids, no SVG.
 """
 from html import escape
 
-from mslab.viz import render
-from mslab.viz.dot import view_to_dot
-from mslab.viz.walk import walk
+from mslab.lab.viz import render
+from mslab.lab.viz.dot import view_to_dot
+from mslab.lab.viz.walk import walk
 
 
 class GraphPicture:

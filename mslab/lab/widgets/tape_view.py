@@ -5,17 +5,17 @@
 Left: running the network eagerly records each primitive on a tape as it executes, like PyTorch's
 ``grad_fn`` chain; backward later walks that tape in reverse. Right: in GRAPH mode nothing is recorded
 while running; autodiff reads the forward graph's structure and generates the backward nodes before
-any data flows. Both pictures come from mslab.viz (``tape_graph`` and ``backward_graph``).
+any data flows. Both pictures come from mslab.lab.viz (``tape_graph`` and ``backward_graph``).
 """
 from html import escape
 
 import anywidget
 import traitlets as t
 
-from mslab import viz
-from mslab.widgets import _assets
-from mslab.widgets._graph import GraphHost, GraphPane
-from mslab.widgets.graph_view import graph_traits
+from mslab.lab import viz
+from mslab.lab.widgets import _assets
+from mslab.lab.widgets._graph import GraphHost, GraphPane
+from mslab.lab.widgets.graph_view import graph_traits
 
 CAPTION = ("Left, PYNATIVE mode: the tape is recorded WHILE the network runs, one entry per primitive that "
            "executed, with the real values (PyTorch's grad_fn chain); backward walks it in reverse. "

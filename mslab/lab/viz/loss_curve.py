@@ -1,6 +1,6 @@
 """Loss and metric curves as a matplotlib Figure (what the live loss-plot widget draws).
 
-matplotlib is imported when a figure is made, never when mslab.viz is imported. The Figure is built
+matplotlib is imported when a figure is made, never when mslab.lab.viz is imported. The Figure is built
 without pyplot, so no global state or GUI backend is touched; ``figure_svg`` gives SVG text that
 is the same every run (no date, fixed element ids) for notebooks compared by nbval.
 """

@@ -3,15 +3,14 @@
 Each traces or runs the call it is given and returns a ``GraphPicture``; the keyword options
 (``phases``, ``collapse_depth``, ``grad_edges``, ``rankdir``, ...) pass through to it.
 """
-from mslab.common.tensor import ParameterTuple, Tensor
-from mslab.context import PYNATIVE_MODE
+from mslab.autodiff.grad_operation import grad
+from mslab.core.context import PYNATIVE_MODE, in_mode
+from mslab.core.pytree import flatten
+from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.ir.graph import BACKWARD
-from mslab.ops.grad_operation import grad
+from mslab.ir.tape import record
+from mslab.lab.viz.picture import GraphPicture
 from mslab.runtime.compiled import input_names, trace
-from mslab.runtime.pynative import record
-from mslab.runtime.pytree import flatten
-from mslab.testing.modes import in_mode
-from mslab.viz.picture import GraphPicture
 
 
 def _name(fn):

@@ -1,7 +1,7 @@
 """Graph -> view model: the boxes, arrows and frames a picture shows, as plain data (no drawing).
 
 Walking is separate from drawing (micrograd's habit): ``walk(graph)`` returns a ``View`` of nodes,
-edges and clusters; ``mslab.viz.dot`` turns a View into DOT text.
+edges and clusters; ``mslab.lab.viz.dot`` turns a View into DOT text.
 
 * Every node, cluster and edge has a stable key built from IR names (``%7``, ``param:fc1.weight``,
   ``network/_backbone/relu#2``), never from ids or addresses, so one network gives one picture.

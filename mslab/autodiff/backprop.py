@@ -10,8 +10,8 @@ import inspect
 
 import numpy as np
 
+from mslab.core import state
 from mslab.ir.graph import BACKWARD, Value
-from mslab.runtime import state
 
 
 def _differentiable(v):

@@ -1,6 +1,6 @@
-"""GraphView: a graph you can pan, zoom and click (the interactive form of mslab.viz's pictures).
+"""GraphView: a graph you can pan, zoom and click (the interactive form of mslab.lab.viz's pictures).
 
-    view = GraphView(mslab.trace(train_net, x, y))    # or a Tape, or a mslab.viz GraphPicture
+    view = GraphView(mslab.trace(train_net, x, y))    # or a Tape, or a mslab.lab.viz GraphPicture
     view                                              # drag to pan, wheel or buttons to zoom
     view.highlight(["%3", "%4"])                      # outline some nodes (IR names, Nodes or view keys)
     view.select("%3")                                 # what a click does: fill the inspector
@@ -15,8 +15,8 @@ sets the baseline for every Cell and clears those per-Cell choices.
 import anywidget
 import traitlets as t
 
-from mslab.widgets import _assets
-from mslab.widgets._graph import GraphHost, GraphPane, RunValues
+from mslab.lab.widgets import _assets
+from mslab.lab.widgets._graph import GraphHost, GraphPane, RunValues
 
 
 def graph_traits(prefix=""):
@@ -88,7 +88,7 @@ class GraphView(GraphHost, anywidget.AnyWidget):
 
         A training graph trains: its optimizer nodes update the weights, as a real call would.
         """
-        from mslab.common.tensor import Tensor
+        from mslab.core.tensor import Tensor
         arrays = [a._data if isinstance(a, Tensor) else a for a in inputs]
         return self.set_values(RunValues(self.graph, arrays))
 

@@ -5,7 +5,7 @@
     st.next_stage(); st.values["loss"]         # the same, from Python
 
 The stages (forward, sens, backward, grad reduce, optimizer, return; plus PYNATIVE's second forward)
-are derived from the graph by ``mslab.runtime.stepping.TrainStepSession``, which also does the running:
+are derived from the graph by ``mslab.lab.stepping.TrainStepSession``, which also does the running:
 GRAPH mode steps the compiled graph with ``Executor.steps`` (the weights really change when the
 optimizer stage runs), PYNATIVE mode walks the tape recorded around one real call. This widget only
 shows: the stage's nodes highlighted in the combined graph, a plain-words explanation, and the values
@@ -16,11 +16,11 @@ from html import escape
 import anywidget
 import traitlets as t
 
-from mslab import context
-from mslab.runtime.stepping import EMPTY, TrainStepSession
-from mslab.widgets import _assets, _values
-from mslab.widgets._graph import GraphHost, GraphPane
-from mslab.widgets.graph_view import graph_traits
+from mslab.core import context
+from mslab.lab.stepping import EMPTY, TrainStepSession
+from mslab.lab.widgets import _assets, _values
+from mslab.lab.widgets._graph import GraphHost, GraphPane
+from mslab.lab.widgets.graph_view import graph_traits
 
 ACTIONS = ("next-stage", "previous", "run-to-end", "next-node", "previous-node", "reset")
 

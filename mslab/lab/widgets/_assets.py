@@ -6,7 +6,7 @@ string, so relative imports cannot work; the module text is the core followed by
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-_CANDIDATES = (_HERE.parent / "_frontend", _HERE.parent.parent / "widgets")
+_CANDIDATES = (_HERE.parents[1] / "_frontend", _HERE.parents[2] / "widgets")  # mslab/lab/widgets/ -> mslab/, repo
 
 
 def frontend_dir():

@@ -150,9 +150,9 @@ def compare_with_torch(seed=0, lr=0.1):
 
     import mslab as ms
     from mslab import nn
-    from mslab.common.tensor import ParameterTuple
+    from mslab.core.context import in_mode
+    from mslab.core.tensor import ParameterTuple
     from mslab.ops import GradOperation
-    from mslab.testing.modes import in_mode
 
     ms.set_seed(seed)
     net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])

@@ -76,7 +76,7 @@ def _legend(view):
 
 
 def view_to_dot(view, rankdir="TB", legend=True):
-    """DOT text for a View (see ``mslab.viz.walk``)."""
+    """DOT text for a View (see ``mslab.lab.viz.walk``)."""
     out = [f"digraph {quote(view.name)} {{"]
     graph_attrs = [f"rankdir={rankdir}", f'fontname="{FONT}"', "fontsize=10", "nodesep=0.22", "ranksep=0.32",
                    "newrank=true", 'bgcolor="white"']

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from collections import OrderedDict
 
-INSTALL_HINT = """Graphviz's `dot` program was not found on PATH, so mslab.viz cannot draw the graph.
+INSTALL_HINT = """Graphviz's `dot` program was not found on PATH, so mslab.lab.viz cannot draw the graph.
 Install Graphviz (the system program, not only the Python package):
   Debian/Ubuntu:    sudo apt-get install graphviz
   macOS (Homebrew): brew install graphviz
@@ -16,7 +16,7 @@ Install Graphviz (the system program, not only the Python package):
   (in the mslab repository, scripts/ensure_dot.sh does the apt-get step)
 then restart the kernel. Meanwhile the graph is still available as text:
   graph.text() or print(graph)   the IR, one line per node
-  mslab.viz.to_dot(graph)        the DOT text (paste it into any Graphviz viewer)"""
+  mslab.lab.viz.to_dot(graph)        the DOT text (paste it into any Graphviz viewer)"""
 
 
 class GraphvizNotFound(RuntimeError):

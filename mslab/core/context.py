@@ -1,0 +1,95 @@
+"""Execution context: GRAPH_MODE or PYNATIVE_MODE, and the device target.
+
+Mirrors ``mindspore.set_context`` / ``mindspore.get_context``. In MindSpore 2.x the default mode is
+PYNATIVE_MODE (eager); GRAPH_MODE compiles a Cell's ``construct`` into a graph before running it.
+mslab always computes on the CPU with numpy; asking for "Ascend" or "GPU" is accepted and noted once.
+"""
+import contextlib
+import warnings
+
+GRAPH_MODE = 0
+PYNATIVE_MODE = 1
+
+_KNOWN_TARGETS = ("CPU", "GPU", "Ascend")
+_context = {
+    "mode": PYNATIVE_MODE,
+    "device_target": "CPU",
+    "device_id": 0,
+    "save_graphs": False,
+    "save_graphs_path": ".",
+    "enable_graph_kernel": False,
+    "max_call_depth": 1000,
+    "jit_level": "O0",
+}
+_warned_target = False
+
+
+def set_context(**kwargs):
+    """Set context keys, e.g. ``set_context(mode=GRAPH_MODE, device_target="CPU")``.
+
+    Unknown keys are kept (MindSpore accepts many tuning keys that do not change results here).
+    """
+    global _warned_target
+    for key, value in kwargs.items():
+        if key == "mode":
+            if value not in (GRAPH_MODE, PYNATIVE_MODE):
+                raise ValueError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {value!r}")
+        elif key == "device_target":
+            if value not in _KNOWN_TARGETS:
+                raise ValueError(f"set_context: device_target must be one of {_KNOWN_TARGETS}, got {value!r}")
+            if value != "CPU" and not _warned_target:
+                _warned_target = True
+                warnings.warn(f"mslab computes on the CPU with numpy; device_target={value!r} is accepted "
+                              "and behaves like 'CPU'.", stacklevel=2)
+        _context[key] = value
+
+
+def get_context(key):
+    """Return one context value, e.g. ``get_context("mode")``."""
+    if key not in _context:
+        raise ValueError(f"get_context: unknown key {key!r}; known keys: {sorted(_context)}")
+    return _context[key]
+
+
+@contextlib.contextmanager
+def in_mode(mode):
+    """Run a block in another mode and switch back: ``with in_mode(GRAPH_MODE): net(x)``."""
+    saved = _context["mode"]
+    set_context(mode=mode)
+    try:
+        yield
+    finally:
+        _context["mode"] = saved
+
+
+def is_graph_mode():
+    """True when Cells and ``jit`` functions are compiled into graphs."""
+    return _context["mode"] == GRAPH_MODE
+
+
+class ParallelMode:
+    """Names of MindSpore's parallel modes; mslab runs STAND_ALONE."""
+
+    STAND_ALONE = "stand_alone"
+    DATA_PARALLEL = "data_parallel"
+    SEMI_AUTO_PARALLEL = "semi_auto_parallel"
+    AUTO_PARALLEL = "auto_parallel"
+    HYBRID_PARALLEL = "hybrid_parallel"
+
+
+_auto_parallel = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False, "device_num": 1}
+
+
+def set_auto_parallel_context(**kwargs):
+    """Record data-parallel settings (mslab runs on one process; degree stays 1 unless set)."""
+    _auto_parallel.update(kwargs)
+
+
+def get_auto_parallel_context(key):
+    """Return one auto-parallel setting."""
+    return _auto_parallel[key]
+
+
+def reset_auto_parallel_context():
+    """Back to stand-alone."""
+    _auto_parallel.update(parallel_mode=ParallelMode.STAND_ALONE, gradients_mean=False, device_num=1)
