@@ -9,9 +9,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.errors import GraphModeError
-
-# Set by mslab.ops when it loads: the functional ops the operators below call (x + y -> F.add(x, y)).
-F = None
+from mslab.core.op_registry import F  # the ops Tensor's operators call (x + y -> F.add(x, y)), filled by mslab.ops
 
 
 def _as_array(data, dtype):

@@ -1,4 +1,4 @@
-"""Array ops: dtype casts, constant makers, selection, side effects; with shape_ops and index_ops, the array family.
+"""Array ops: dtype casts, constant makers, selection, side effects (shapes: shape_ops; indexing: index_ops).
 
 Shape-only ops (``Shape``, ``DType``) are not graph nodes: in GRAPH mode shapes and dtypes are known
 while tracing, so they return Python values at once, as MindSpore resolves them at compile time.
@@ -6,77 +6,30 @@ while tracing, so they return Python values at once, as MindSpore resolves them 
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core import pytree
+from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
-from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype
+from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to
 
 __all__ = [
     "Assign",
-    "BroadcastTo",
     "Cast",
-    "Concat",
     "DType",
     "Depend",
-    "ExpandDims",
     "Fill",
-    "Flatten",
-    "Gather",
-    "GetItem",
-    "GetItemGrad",
     "Identity",
-    "OneHot",
     "Ones",
     "OnesLike",
     "Rank",
-    "Reshape",
     "ScalarToTensor",
     "Select",
     "Shape",
     "Size",
-    "Split",
-    "Squeeze",
-    "Stack",
     "StopGradient",
-    "Tile",
-    "Transpose",
     "TupleToArray",
     "Zeros",
     "ZerosLike",
 ]
-
-def _F():
-    from mslab.ops import functional
-    return functional
-
-
-class Reshape(Primitive):
-    """x viewed with a new shape (one -1 allowed).  d/dx = reshape(dout, x.shape)."""
-
-    n_tensors = 1
-
-    def infer(self, x, shape):
-        shape = tuple(int(s) for s in shape)
-        size = int(np.prod(x.shape, dtype=np.int64))
-        if shape.count(-1) > 1:
-            raise ValueError(f"Reshape: at most one -1 in the new shape {shape}")
-        if -1 in shape:
-            rest = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
-            if rest == 0 or size % rest:
-                raise ValueError(f"Reshape: cannot reshape {tuple(x.shape)} ({size} elements) to {shape}")
-            shape = tuple(size // rest if s == -1 else s for s in shape)
-        elif int(np.prod(shape, dtype=np.int64)) != size:
-            raise ValueError(f"Reshape: cannot reshape {tuple(x.shape)} ({size} elements) to {shape}")
-        return shape, x.dtype
-
-    def compute(self, x, shape):
-        # A copy, not a view: a view of a Parameter would change when an optimizer's Assign writes it.
-        return np.reshape(x, shape).copy()
-
-    def kernel(self, ins):
-        shape = self.infer(*ins)[0]  # the -1 resolved once
-        return lambda x: np.reshape(x, shape).copy()
-
-    def bprop(self, x, shape, out, dout):
-        return _F().reshape(dout, x.shape), None
 
 
 class Cast(Primitive):
@@ -98,8 +51,8 @@ class Cast(Primitive):
 
     def bprop(self, x, dtype, out, dout):
         if x.dtype.is_float:
-            return _F().cast(dout, x.dtype), None
-        return _F().zeros_like(x), None
+            return F.cast(dout, x.dtype), None
+        return F.zeros_like(x), None
 
 
 class ZerosLike(Primitive):
@@ -115,7 +68,7 @@ class ZerosLike(Primitive):
         return np.zeros(x.shape, x.dtype)
 
     def bprop(self, x, out, dout):
-        return (_F().zeros_like(x),)
+        return (F.zeros_like(x),)
 
 
 class OnesLike(ZerosLike):
@@ -183,8 +136,6 @@ class Select(Primitive):
         return np.where(cond, x, y)
 
     def bprop(self, cond, x, y, out, dout):
-        from mslab.ops.math_ops import sum_to
-        F = _F()
         zeros = F.zeros_like(dout)
         return (F.zeros_like(cond), sum_to(F.select(cond, dout, zeros), x.shape),
                 sum_to(F.select(cond, zeros, dout), y.shape))
@@ -206,7 +157,6 @@ class Depend(Primitive):
 
     def bprop(self, value, *rest):
         dout = rest[-1]
-        F = _F()
         return (dout,) + tuple(F.zeros_like(e) for e in rest[:-2])
 
 
@@ -241,33 +191,6 @@ class Assign(Primitive):
 
     def bprop(self, variable, value, out, dout):
         return None, None
-
-
-class BroadcastTo(Primitive):
-    """x broadcast to ``shape`` (``ops.BroadcastTo(shape)``).  d/dx = dout summed back to x's shape."""
-
-    n_tensors = 1
-
-    def __init__(self, shape):
-        super().__init__(shape=tuple(shape))
-
-    def infer(self, x):
-        shape = tuple(x.shape[i - len(self.shape) + len(x.shape)] if s == -1 else s for i, s in enumerate(self.shape))
-        if broadcast_shape(self, x.shape, shape) != shape:
-            raise ValueError(f"BroadcastTo: cannot broadcast {tuple(x.shape)} to {self.shape}")
-        return shape, x.dtype
-
-    def compute(self, x):
-        # A writable copy (np.broadcast_to alone gives a read-only view sharing x's memory).
-        return np.broadcast_to(x, self.infer(x)[0]).copy()
-
-    def kernel(self, ins):
-        shape = self.infer(*ins)[0]
-        return lambda x: np.broadcast_to(x, shape).copy()
-
-    def bprop(self, x, out, dout):
-        from mslab.ops.math_ops import sum_to
-        return (sum_to(dout, x.shape),)
 
 
 # ---- constants and pass-throughs --------------------------------------------------------------------
@@ -329,7 +252,7 @@ class StopGradient(Identity):
     differentiable = False
 
     def bprop(self, x, out, dout):
-        return (_F().zeros_like(x),)
+        return (F.zeros_like(x),)
 
 
 class ScalarToTensor(Primitive):
@@ -404,6 +327,76 @@ class Rank:
         return len(x.shape)
 
 
-# The rest of the family lives in its own files; re-exported so ``array_ops.X`` names every array op.
-from mslab.ops.index_ops import Gather, GetItem, GetItemGrad, OneHot, normalize_index  # noqa: E402,F401
-from mslab.ops.shape_ops import Concat, ExpandDims, Flatten, Split, Squeeze, Stack, Tile, Transpose  # noqa: E402
+# ---- functional forms ---------------------------------------------------------------------------------
+_cast = Cast()
+zeros_like = ZerosLike()
+ones_like = OnesLike()
+_fill = Fill()
+select = Select()
+_depend = Depend()
+assign = Assign()
+shape = Shape()
+dtype = DType()
+_zeros = Zeros()
+_ones = Ones()
+_identity = Identity()
+_stop_gradient = StopGradient()
+_scalar_to_tensor = ScalarToTensor()
+_tuple_to_array = TupleToArray()
+size = Size()
+rank = Rank()
+
+
+def cast(x, dtype):
+    """x converted to ``dtype`` (``ops.cast``)."""
+    return _cast(x, dtype)
+
+
+def fill(dtype, shape, value):
+    """A tensor of ``shape`` filled with ``value`` (``ops.fill``)."""
+    return _fill(dtype, shape, value)
+
+
+def depend(value, expr):
+    """Return ``value``, ordered after ``expr`` (a tensor or a tuple of tensors) has been computed."""
+    effects, _ = pytree.flatten(expr)
+    return _depend(value, *effects)
+
+
+def identity(x):
+    """x itself (``ops.identity``); a tuple of tensors comes back as a tuple (TrainOneStepCell's grad_reducer)."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(identity(v) for v in x)
+    return _identity(x)
+
+
+def zeros(size, dtype=None):
+    """A tensor of zeros (Float32 unless ``dtype`` says otherwise)."""
+    return _zeros(size, dtype if dtype is not None else mstype.float32)
+
+
+def ones(shape, dtype=None):
+    """A tensor of ones (Float32 unless ``dtype`` says otherwise)."""
+    return _ones(shape, dtype if dtype is not None else mstype.float32)
+
+
+def stop_gradient(x):
+    """x, with no gradient flowing back through it (tuples are handled element by element)."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(stop_gradient(v) for v in x)
+    return _stop_gradient(x)
+
+
+def tuple_to_array(input_x):
+    """A constant tuple of numbers as a 1-D tensor (Int64 when the first is an int, else Float32)."""
+    return _tuple_to_array(input_x)
+
+
+def scalar_to_tensor(input_x, dtype=mstype.float32):
+    """A Python number as a 0-d tensor of ``dtype`` (Float32 by default)."""
+    return _scalar_to_tensor(input_x, dtype)
+
+
+__all__ += ["cast", "zeros_like", "ones_like", "fill", "select", "depend", "assign", "shape", "dtype", "zeros", "ones",
+            "identity", "stop_gradient", "scalar_to_tensor", "tuple_to_array", "size", "rank"]
+F.register(globals(), __all__)

@@ -1,29 +1,20 @@
-"""Convolution and pooling primitives (NCHW): Conv2D, MaxPool, AvgPool and their backward kernels.
+"""Convolution primitives (NCHW): Conv2D and its two backward kernels.
 
-The backward work of each forward op is a primitive of its own (``Conv2DBackpropInput``,
-``Conv2DBackpropFilter``, ``MaxPoolGrad``, ``AvgPoolGrad``), as in MindSpore, so a backward graph
-shows them as nodes. The numpy kernels (im2col + one BLAS matmul, strided pooling windows) live in
+The backward work is a primitive of its own (``Conv2DBackpropInput``, ``Conv2DBackpropFilter``), as in
+MindSpore, so a backward graph shows them as nodes. The numpy kernels (im2col + one BLAS matmul) live in
 ``conv_kernels``; the geometry (padding, output size) is worked out once per node at compile time.
 """
 
+from mslab.core.op_registry import F
 from mslab.ops import conv_kernels as K
-from mslab.ops.primitive import Primitive, check_float, check_same_dtype
+from mslab.ops.primitive import Primitive, check_float, check_same_dtype, hashable, instance
 
 __all__ = [
-    "AvgPool",
-    "AvgPoolGrad",
     "Conv2D",
     "Conv2DBackpropFilter",
     "Conv2DBackpropInput",
-    "MaxPool",
-    "MaxPoolGrad",
-    "MaxPoolGradGrad",
 ]
 
-
-def _F():
-    from mslab.ops import functional
-    return functional
 
 
 def _shape(v):
@@ -189,149 +180,21 @@ class Conv2DBackpropFilter(_ConvBase):
         return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
 
 
-# ---- pooling ------------------------------------------------------------------------------------------------
-class _PoolBase(Primitive):
-    """kernel_size, strides: int or (h, w); pad_mode "valid" | "same" (| "pad" with ``pad``, an mslab extension
-    for the functional forms' explicit padding)."""
+# ---- functional forms ---------------------------------------------------------------------------------
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """2-D convolution of input (N, C, H, W) with weight (out, C, kh, kw), plus ``bias`` (out,) if given.
 
-    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW", pad=0):
-        name = type(self).__name__
-        pad_mode = K.pad_mode_of(pad_mode, ("valid", "same", "pad"))
-        if data_format != "NCHW":
-            raise ValueError(f"{name}: only data_format='NCHW' is supported, got {data_format!r}")
-        attrs = dict(kernel_size=K.pair(kernel_size, f"{name} kernel_size"), strides=K.pair(strides, f"{name} strides"),
-                     pad_mode=pad_mode, data_format=data_format)
-        if pad_mode == "pad":
-            attrs["pad"] = K.four_pads(pad)
-        elif pad not in (0, None):
-            raise ValueError(f"{name}: pad={pad!r} needs pad_mode='pad'")
-        super().__init__(**attrs)
-
-    def _sibling(self, cls):
-        cache = self.__dict__.setdefault("_siblings", {})
-        if cls not in cache:
-            cache[cls] = cls(**self.attrs)
-        return cache[cls]
-
-    def _geometry(self, x_shape):
-        return K.window_geometry(x_shape, self.kernel_size, self.strides, (1, 1), self.pad_mode,
-                                 self.attrs.get("pad", (0, 0, 0, 0)))
-
-    def _out(self, x):
-        check_float(self, x)
-        if len(x.shape) != 4:
-            raise ValueError(f"needs x of shape (N, C, H, W), got {_shape(x)}")
-        _, (oh, ow) = self._geometry(_shape(x))
-        return _shape(x)[:2] + (oh, ow)
-
-    def _check_grad(self, x, out, dout):
-        expected = self._out(x)
-        if _shape(out) != expected or _shape(dout) != expected:
-            raise ValueError(f"out and dout of shape {expected} expected for x {_shape(x)}, got "
-                             f"{_shape(out)} and {_shape(dout)}")
-        return _shape(x), x.dtype
-
-
-class MaxPool(_PoolBase):
-    """Maximum over each kh x kw window (``MaxPool(kernel_size, strides, pad_mode)(x)``), NCHW.
-
-    d/dx = MaxPoolGrad: each window's dout goes to its (first) maximum, one position per window.
+    pad_mode "valid" | "same" | "pad" (``padding``: int, (top/bottom, left/right) or (top, bottom, left,
+    right)); stride and dilation: int or (h, w). Only groups=1.
     """
-
-    n_tensors = 1
-
-    def infer(self, x):
-        return self._out(x), x.dtype
-
-    def compute(self, x):
-        pads, out_hw = self._geometry(x.shape)
-        return K.max_pool(x, self.kernel_size, self.strides, pads, out_hw)
-
-    def kernel(self, ins):
-        (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
-        return lambda x: K.max_pool(x, ks, st, pads, out_hw)
-
-    def bprop(self, x, out, dout):
-        return (self._sibling(MaxPoolGrad)(x, out, dout),)
+    w_shape = tuple(weight.shape)
+    if len(w_shape) != 4:
+        raise ValueError(f"conv2d needs a weight of shape (out_channel, in_channel, kh, kw), got {w_shape}")
+    prim = instance(Conv2D, out_channel=w_shape[0], kernel_size=w_shape[2:], pad_mode=pad_mode,
+                    pad=hashable(padding), stride=hashable(stride), dilation=hashable(dilation), group=groups)
+    out = prim(input, weight)
+    return out if bias is None else F.bias_add(out, bias)
 
 
-class MaxPoolGrad(_PoolBase):
-    """MaxPool's backward kernel ``(x, out, dout) -> dx``: dout routed to each window's argmax.
-
-    Its gradient for dout is MaxPoolGradGrad (g read at the argmax); x and out get none (the
-    routing is piecewise constant).
-    """
-
-    n_tensors = 3
-
-    def infer(self, x, out, dout):
-        return self._check_grad(x, out, dout)
-
-    def compute(self, x, out, dout):
-        pads, out_hw = self._geometry(x.shape)
-        return K.max_pool_grad(x, out, dout, self.kernel_size, self.strides, pads, out_hw)
-
-    def kernel(self, ins):
-        (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
-        return lambda x, out, dout: K.max_pool_grad(x, out, dout, ks, st, pads, out_hw)
-
-    def bprop(self, x, out, dout, o, g):
-        return None, None, self._sibling(MaxPoolGradGrad)(x, out, g)
-
-
-class MaxPoolGradGrad(_PoolBase):
-    """``(x, out, grad) -> grad`` read at each window's argmax (shape of out): MaxPoolGrad's gradient."""
-
-    n_tensors = 3
-
-    def infer(self, x, out, grad):
-        if _shape(grad) != _shape(x):
-            raise ValueError(f"grad shape {_shape(grad)} differs from x shape {_shape(x)}")
-        self._check_grad(x, out, out)
-        return _shape(out), x.dtype
-
-    def compute(self, x, out, grad):
-        pads, out_hw = self._geometry(x.shape)
-        return K.max_pool_grad_grad(x, out, grad, self.kernel_size, self.strides, pads, out_hw)
-
-    def bprop(self, x, out, grad, o, g):
-        return None, None, self._sibling(MaxPoolGrad)(x, out, g)
-
-
-class AvgPool(_PoolBase):
-    """Mean over each kh x kw window (``AvgPool(kernel_size, strides, pad_mode)(x)``), NCHW.
-
-    With pad_mode "same" the padding is not counted (each window divides by its real elements, as
-    MindSpore/TensorFlow); with "pad" it is (PyTorch's count_include_pad=True). d/dx = AvgPoolGrad.
-    """
-
-    n_tensors = 1
-
-    def infer(self, x):
-        return self._out(x), x.dtype
-
-    def compute(self, x):
-        pads, out_hw = self._geometry(x.shape)
-        return K.avg_pool(x, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
-
-    def bprop(self, x, out, dout):
-        return (self._sibling(AvgPoolGrad)(x, out, dout),)
-
-
-class AvgPoolGrad(_PoolBase):
-    """AvgPool's backward kernel ``(x, out, dout) -> dx``: each window's dout / count spread over it.
-
-    Linear in dout: its gradient for dout is AvgPool(g); x and out (read for their shapes) get none.
-    """
-
-    n_tensors = 3
-
-    def infer(self, x, out, dout):
-        return self._check_grad(x, out, dout)
-
-    def compute(self, x, out, dout):
-        pads, out_hw = self._geometry(x.shape)
-        return K.avg_pool_grad(x.shape, dout, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
-
-    def bprop(self, x, out, dout, o, g):
-        return None, None, self._sibling(AvgPool)(g)
+__all__ += ["conv2d"]
+F.register(globals(), __all__)

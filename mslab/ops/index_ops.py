@@ -6,8 +6,9 @@ tensors) into a hashable constant that prints in the IR; the gradient scatters d
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
-from mslab.ops.primitive import Primitive, lift_scalars
+from mslab.ops.primitive import Primitive, instance, lift_scalars
 from mslab.ops.shape_ops import _check_axis
 
 __all__ = [
@@ -17,10 +18,6 @@ __all__ = [
     "OneHot",
 ]
 
-
-def _F():
-    from mslab.ops import functional
-    return functional
 
 
 # ---- indexing ----------------------------------------------------------------------------------------
@@ -166,7 +163,7 @@ class GetItem(Primitive):
     def bprop(self, x, *rest):
         spec, idx = rest[-3], rest[:-3]
         dout = rest[-1]
-        dx = _F().getitem_grad(dout, idx, spec, x.shape)
+        dx = F.getitem_grad(dout, idx, spec, x.shape)
         return (dx,) + (None,) * len(idx) + (None,)
 
 
@@ -200,7 +197,7 @@ class GetItemGrad(Primitive):
     def bprop(self, dout, *rest):
         spec, idx = rest[-3], rest[:-3]
         d = rest[-1]
-        return (_F()._getitem(d, *idx, spec),) + (None,) * len(idx) + (None,)
+        return (_getitem(d, *idx, spec),) + (None,) * len(idx) + (None,)
 
 
 class Gather(Primitive):
@@ -233,7 +230,7 @@ class Gather(Primitive):
 
     def bprop(self, params, indices, axis, out, dout):
         spec, _ = self._spec(params, axis)
-        return _F().getitem_grad(dout, (indices,), spec, params.shape), None, None
+        return F.getitem_grad(dout, (indices,), spec, params.shape), None, None
 
 
 class OneHot(Primitive):
@@ -274,5 +271,36 @@ class OneHot(Primitive):
         return np.where(hot, on_value, off_value.astype(on_value.dtype))
 
     def bprop(self, indices, depth, on_value, off_value, out, dout):
-        F = _F()
         return F.zeros_like(indices), None, F.zeros_like(on_value), F.zeros_like(off_value)
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+_getitem = GetItem()
+_gather = Gather()
+
+
+def getitem(x, index):
+    """``x[index]``: ints, slices (with steps), None, Ellipsis and integer tensors / lists (gathers)."""
+    spec, tensors = normalize_index(index)
+    return _getitem(x, *tensors, spec)
+
+
+def getitem_grad(dout, index_tensors, spec, shape):
+    """zeros(shape) with dout added at [spec] (GetItem's and Gather's backward: a scatter-add)."""
+    return instance(GetItemGrad, tuple(shape))(dout, *index_tensors, spec)
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Slices of ``input_params`` along ``axis`` picked by integer ``input_indices``."""
+    if batch_dims != 0:
+        return instance(Gather, batch_dims)(input_params, input_indices, axis)
+    return _gather(input_params, input_indices, axis)
+
+
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    """One-hot encoding along ``axis``; its dtype is on_value's (Python floats give Float32)."""
+    return instance(OneHot, int(axis))(indices, depth, on_value, off_value)
+
+
+__all__ += ["getitem", "getitem_grad", "gather", "one_hot"]
+F.register(globals(), __all__)

@@ -5,12 +5,12 @@ Binary ops broadcast like numpy; their bprop sums each gradient back to its inpu
 """
 import numpy as np
 
-from mslab.ops.primitive import Primitive, broadcast_shape, check_float
+from mslab.core.op_registry import F
+from mslab.ops.primitive import Primitive, broadcast_shape, check_float, sum_to
 
 __all__ = [
     "Abs",
     "Add",
-    "BatchMatMul",
     "Cos",
     "Div",
     "Equal",
@@ -26,7 +26,6 @@ __all__ = [
     "LogicalAnd",
     "LogicalNot",
     "LogicalOr",
-    "MatMul",
     "Maximum",
     "Minimum",
     "Mul",
@@ -43,25 +42,10 @@ __all__ = [
     "Square",
     "Sub",
     "Tanh",
-    "sum_to",
 ]
 
 
-def _F():
-    from mslab.ops import functional
-    return functional
 
-
-def sum_to(g, shape):
-    """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
-    shape = tuple(shape)
-    if tuple(g.shape) == shape:
-        return g
-    F = _F()
-    lead = len(g.shape) - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
-    r = F.reduce_sum(g, axes, False) if axes else g
-    return F.reshape(r, shape) if tuple(r.shape) != shape else r
 
 
 # ---- binary ---------------------------------------------------------------------------------
@@ -92,7 +76,7 @@ class Sub(_Binary):
         return np.subtract(x, y)
 
     def bprop(self, x, y, out, dout, needs=(True, True)):
-        return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(_F().neg(dout), y.shape) if needs[1] else None)
+        return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(F.neg(dout), y.shape) if needs[1] else None)
 
 
 class Mul(_Binary):
@@ -102,7 +86,6 @@ class Mul(_Binary):
         return np.multiply(x, y)
 
     def bprop(self, x, y, out, dout, needs=(True, True)):
-        F = _F()
         return (sum_to(F.mul(dout, y), x.shape) if needs[0] else None,
                 sum_to(F.mul(dout, x), y.shape) if needs[1] else None)
 
@@ -120,7 +103,6 @@ class RealDiv(_Binary):
         return np.true_divide(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         dx = F.div(dout, y)
         return sum_to(dx, x.shape), sum_to(F.neg(F.mul(dx, out)), y.shape)
 
@@ -135,7 +117,6 @@ class FloorDiv(_Binary):
         return np.floor_divide(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         return F.zeros_like(x), F.zeros_like(y)
 
 
@@ -146,7 +127,6 @@ class FloorMod(_Binary):
         return np.mod(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         return sum_to(dout, x.shape), sum_to(F.neg(F.mul(dout, F.floor_div(x, y))), y.shape)
 
 
@@ -157,7 +137,6 @@ class Pow(_Binary):
         return np.power(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         dx = F.mul(dout, F.mul(y, F.pow(x, F.sub(y, 1))))
         safe_log = F.select(F.greater(x, 0), F.log(F.maximum(x, 1e-30)), F.zeros_like(x))
         dy = F.mul(dout, F.mul(out, safe_log))
@@ -171,7 +150,6 @@ class Maximum(_Binary):
         return np.maximum(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         pick_x = F.greater_equal(x, y)
         zeros = F.zeros_like(dout)
         return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
@@ -184,7 +162,6 @@ class Minimum(_Binary):
         return np.minimum(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         pick_x = F.less_equal(x, y)
         zeros = F.zeros_like(dout)
         return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
@@ -198,7 +175,6 @@ class _Compare(_Binary):
         return broadcast_shape(self, x.shape, y.shape), np.dtype(np.bool_)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         return F.zeros_like(x), F.zeros_like(y)
 
 
@@ -256,7 +232,7 @@ class _Unary(Primitive):
 class Neg(_Unary):
     """-x.  d/dx = -dout."""
     def compute(self, x): return np.negative(x)
-    def bprop(self, x, out, dout): return (_F().neg(dout),)
+    def bprop(self, x, out, dout): return (F.neg(dout),)
 
 
 class LogicalNot(_Unary):
@@ -264,35 +240,35 @@ class LogicalNot(_Unary):
     differentiable = False
     def infer(self, x): return x.shape, np.dtype(np.bool_)
     def compute(self, x): return np.logical_not(x)
-    def bprop(self, x, out, dout): return (_F().zeros_like(x),)
+    def bprop(self, x, out, dout): return (F.zeros_like(x),)
 
 
 class Exp(_Unary):
     """e**x.  d/dx = dout * out."""
     floats_only = True
     def compute(self, x): return np.exp(x)
-    def bprop(self, x, out, dout): return (_F().mul(dout, out),)
+    def bprop(self, x, out, dout): return (F.mul(dout, out),)
 
 
 class Log(_Unary):
     """ln x.  d/dx = dout / x."""
     floats_only = True
     def compute(self, x): return np.log(x)
-    def bprop(self, x, out, dout): return (_F().div(dout, x),)
+    def bprop(self, x, out, dout): return (F.div(dout, x),)
 
 
 class Sin(_Unary):
     """sin x.  d/dx = dout * cos x."""
     floats_only = True
     def compute(self, x): return np.sin(x)
-    def bprop(self, x, out, dout): return (_F().mul(dout, _F().cos(x)),)
+    def bprop(self, x, out, dout): return (F.mul(dout, F.cos(x)),)
 
 
 class Cos(_Unary):
     """cos x.  d/dx = -dout * sin x."""
     floats_only = True
     def compute(self, x): return np.cos(x)
-    def bprop(self, x, out, dout): return (_F().neg(_F().mul(dout, _F().sin(x))),)
+    def bprop(self, x, out, dout): return (F.neg(F.mul(dout, F.sin(x))),)
 
 
 class Sqrt(_Unary):
@@ -300,7 +276,6 @@ class Sqrt(_Unary):
     floats_only = True
     def compute(self, x): return np.sqrt(x)
     def bprop(self, x, out, dout):
-        F = _F()
         return (F.div(dout, F.mul(out, 2.0)),)
 
 
@@ -308,21 +283,20 @@ class Square(_Unary):
     """x * x.  d/dx = 2 * x * dout."""
     def compute(self, x): return np.square(x)
     def bprop(self, x, out, dout):
-        F = _F()
         return (F.mul(dout, F.mul(x, 2.0)),)
 
 
 class Abs(_Unary):
     """|x|.  d/dx = sign(x) * dout (0 at 0)."""
     def compute(self, x): return np.abs(x)
-    def bprop(self, x, out, dout): return (_F().mul(dout, _F().sign(x)),)
+    def bprop(self, x, out, dout): return (F.mul(dout, F.sign(x)),)
 
 
 class Sign(_Unary):
     """sign(x) in {-1, 0, 1}; zero gradient."""
     differentiable = False
     def compute(self, x): return np.sign(x)
-    def bprop(self, x, out, dout): return (_F().zeros_like(x),)
+    def bprop(self, x, out, dout): return (F.zeros_like(x),)
 
 
 class Floor(_Unary):
@@ -330,7 +304,7 @@ class Floor(_Unary):
     differentiable = False
     floats_only = True
     def compute(self, x): return np.floor(x)
-    def bprop(self, x, out, dout): return (_F().zeros_like(x),)
+    def bprop(self, x, out, dout): return (F.zeros_like(x),)
 
 
 class Tanh(_Unary):
@@ -338,7 +312,6 @@ class Tanh(_Unary):
     floats_only = True
     def compute(self, x): return np.tanh(x)
     def bprop(self, x, out, dout):
-        F = _F()
         return (F.mul(dout, F.sub(1.0, F.square(out))),)
 
 
@@ -356,7 +329,6 @@ class Sigmoid(_Unary):
         return out
 
     def bprop(self, x, out, dout):
-        F = _F()
         return (F.mul(dout, F.mul(out, F.sub(1.0, out))),)
 
 
@@ -367,7 +339,6 @@ class ReLU(_Unary):
         return np.maximum(x, 0).astype(x.dtype, copy=False)
 
     def bprop(self, x, out, dout):
-        F = _F()
         return (F.relu_grad(dout, out),)
 
 
@@ -383,7 +354,6 @@ class ReluGrad(Primitive):
         return keep_where(out > 0, dout)
 
     def bprop(self, dout, out, o, d):
-        F = _F()
         return F.relu_grad(d, out), F.zeros_like(out)
 
 
@@ -408,4 +378,58 @@ def keep_where(mask, x):
     return np.bitwise_and(x.view(u), bits, out=bits).view(x.dtype)
 
 
-from mslab.ops.matmul_ops import BatchMatMul, MatMul  # noqa: E402,F401  (the math family names them too)
+# ---- functional forms: ``ops.add(x, y)`` is one shared Add instance ----------------------------------
+add = Add()
+sub = Sub()
+mul = Mul()
+div = realdiv = RealDiv()
+floor_div = FloorDiv()
+floor_mod = FloorMod()
+pow = Pow()
+maximum = Maximum()
+minimum = Minimum()
+equal = Equal()
+not_equal = NotEqual()
+less = Less()
+less_equal = LessEqual()
+greater = Greater()
+greater_equal = GreaterEqual()
+logical_and = LogicalAnd()
+logical_or = LogicalOr()
+logical_not = LogicalNot()
+neg = negative = Neg()
+exp = Exp()
+log = Log()
+sqrt = Sqrt()
+sin = Sin()
+cos = Cos()
+square = Square()
+abs = Abs()
+sign = Sign()
+floor = Floor()
+tanh = Tanh()
+sigmoid = Sigmoid()
+relu = ReLU()
+relu_grad = ReluGrad()
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """min(max(x, clip_value_min), clip_value_max), made of Maximum and Minimum so gradients follow them
+    (dout passes where x is inside the range, including ties at the bounds); a bound of None is not applied."""
+    if clip_value_min is None and clip_value_max is None:
+        raise ValueError("clip_by_value needs clip_value_min or clip_value_max")
+    if isinstance(x, (tuple, list)):
+        return type(x)(clip_by_value(v, clip_value_min, clip_value_max) for v in x)
+    out = x
+    if clip_value_min is not None:
+        out = maximum(out, clip_value_min)
+    if clip_value_max is not None:
+        out = minimum(out, clip_value_max)
+    return out
+
+
+__all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum",
+            "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
+            "logical_or", "logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square",
+            "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "clip_by_value"]
+F.register(globals(), __all__)

@@ -5,14 +5,11 @@ fit, so the backward graph of a Dense layer shows two MatMul nodes.
 """
 import numpy as np
 
-from mslab.ops.primitive import Primitive, broadcast_shape
+from mslab.core.op_registry import F
+from mslab.ops.primitive import Primitive, broadcast_shape, instance, sum_to
 
 __all__ = ["BatchMatMul", "MatMul"]
 
-
-def _F():
-    from mslab.ops import functional
-    return functional
 
 
 class MatMul(Primitive):
@@ -44,7 +41,6 @@ class MatMul(Primitive):
         return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
 
     def bprop(self, x, y, out, dout, needs=(True, True)):
-        F = _F()
         ta, tb = self.transpose_a, self.transpose_b
         dx = dy = None
         if needs[0]:
@@ -82,9 +78,24 @@ class BatchMatMul(Primitive):
         return np.matmul(x, y)
 
     def bprop(self, x, y, out, dout):
-        F = _F()
         ta, tb = self.transpose_a, self.transpose_b
         dx = F.batch_matmul(dout, y, False, not tb) if not ta else F.batch_matmul(y, dout, tb, True)
         dy = F.batch_matmul(x, dout, not ta, False) if not tb else F.batch_matmul(dout, x, True, ta)
-        from mslab.ops.math_ops import sum_to  # batch dimensions may have been broadcast
         return sum_to(dx, x.shape), sum_to(dy, y.shape)
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+def matmul(x, y, transpose_a=False, transpose_b=False):
+    """op(x) @ op(y) for 2-D tensors; higher ranks use batch_matmul."""
+    if len(x.shape) > 2 or len(y.shape) > 2:
+        return instance(BatchMatMul, transpose_a, transpose_b)(x, y)
+    return instance(MatMul, transpose_a, transpose_b)(x, y)
+
+
+def batch_matmul(x, y, transpose_a=False, transpose_b=False):
+    """op(x) @ op(y) over the leading (batch) axes."""
+    return instance(BatchMatMul, transpose_a, transpose_b)(x, y)
+
+
+__all__ += ["matmul", "batch_matmul"]
+F.register(globals(), __all__)

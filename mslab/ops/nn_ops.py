@@ -7,23 +7,16 @@ Convolution and pooling are in ``conv_ops`` (re-exported here, so ``nn_ops.X`` n
 """
 import numpy as np
 
-from mslab.ops.primitive import Primitive, check_float, check_same_dtype, normalize_axis
+from mslab.core.op_registry import F
+from mslab.ops.primitive import Primitive, check_float, check_same_dtype, hashable, instance, normalize_axis
 
 __all__ = [
-    "AvgPool",
-    "AvgPoolGrad",
     "BiasAdd",
     "BiasAddGrad",
-    "Conv2D",
-    "Conv2DBackpropFilter",
-    "Conv2DBackpropInput",
     "Dropout",
     "DropoutGenMask",
     "L2Loss",
     "LogSoftmax",
-    "MaxPool",
-    "MaxPoolGrad",
-    "MaxPoolGradGrad",
     "Softmax",
     "SoftmaxCrossEntropyWithLogits",
     "SoftmaxCrossEntropyWithLogitsGrad",
@@ -31,10 +24,6 @@ __all__ = [
     "SparseSoftmaxCrossEntropyWithLogitsGrad",
 ]
 
-
-def _F():
-    from mslab.ops import functional
-    return functional
 
 
 def _shape(v):
@@ -76,7 +65,6 @@ class Softmax(_SoftmaxBase):
         return e / e.sum(axis=self._axes(x.ndim), keepdims=True)
 
     def bprop(self, x, out, dout):
-        F = _F()
         s = F.reduce_sum(F.mul(dout, out), self._axes(len(x.shape)), True)
         return (F.mul(out, F.sub(dout, s)),)
 
@@ -93,7 +81,6 @@ class LogSoftmax(_SoftmaxBase):
         return s - np.log(np.exp(s).sum(axis=axes, keepdims=True))
 
     def bprop(self, x, out, dout):
-        F = _F()
         return (F.sub(dout, F.mul(F.exp(out), F.reduce_sum(dout, self._axes(len(x.shape)), True))),)
 
 
@@ -137,7 +124,7 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         return loss
 
     def bprop(self, logits, labels, out, dout):
-        return _F()._prim(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), _F().zeros_like(labels)
+        return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), F.zeros_like(labels)
 
 
 class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
@@ -156,8 +143,7 @@ class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
         return (_softmax(logits) - labels) * dout[:, None]
 
     def bprop(self, logits, labels, dout, out, g):
-        F = _F()
-        s = F._prim(Softmax, -1)(logits)
+        s = instance(Softmax, -1)(logits)
         gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
         dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
         ddout = F.reduce_sum(F.mul(g, F.sub(s, labels)), -1, False)
@@ -212,7 +198,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         if self.is_grad:
             raise NotImplementedError("SparseSoftmaxCrossEntropyWithLogits(is_grad=True) returns a gradient and "
                                       "has no bprop of its own; differentiate the is_grad=False form instead")
-        return _F()._prim(SparseSoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), None
+        return instance(SparseSoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), None
 
 
 class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
@@ -233,8 +219,7 @@ class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
         return g * dout[:, None]
 
     def bprop(self, logits, labels, dout, out, g):
-        F = _F()
-        s = F._prim(Softmax, -1)(logits)
+        s = instance(Softmax, -1)(logits)
         gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
         dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
         ddout = F.reduce_sum(F.mul(g, self(logits, labels, F.ones_like(dout))), -1, False)
@@ -274,7 +259,7 @@ class BiasAdd(Primitive):
         return lambda x, b: x + b.reshape(shape)
 
     def bprop(self, x, b, out, dout, needs=(True, True)):
-        return dout, (_F()._prim(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
+        return dout, (instance(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
 
 
 class BiasAddGrad(Primitive):
@@ -299,7 +284,6 @@ class BiasAddGrad(Primitive):
         return lambda dout: np.sum(dout, axis=axes, dtype=dt)
 
     def bprop(self, dout, out, g):
-        F = _F()
         return (F.broadcast_to(F.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
 
 
@@ -338,7 +322,7 @@ class DropoutGenMask(Primitive):
         return keep.astype(x.dtype) * x.dtype.type(1.0 / self.keep_prob)
 
     def bprop(self, x, out, dout):
-        return (_F().zeros_like(x),)
+        return (F.zeros_like(x),)
 
 
 class Dropout(Primitive):
@@ -356,7 +340,7 @@ class Dropout(Primitive):
         self._gen = DropoutGenMask(self.keep_prob, Seed0, Seed1)
 
     def __call__(self, x):
-        return _F().mul(x, self._gen(x))
+        return F.mul(x, self._gen(x))
 
     def infer(self, x):
         return self._gen.infer(x)
@@ -382,16 +366,56 @@ class L2Loss(Primitive):
         return np.asarray(np.sum(np.square(x), dtype=x.dtype) / x.dtype.type(2), x.dtype)
 
     def bprop(self, x, out, dout):
-        return (_F().mul(x, dout),)
+        return (F.mul(x, dout),)
 
 
-from mslab.ops.conv_ops import (  # noqa: E402,F401
-    AvgPool,
-    AvgPoolGrad,
-    Conv2D,
-    Conv2DBackpropFilter,
-    Conv2DBackpropInput,
-    MaxPool,
-    MaxPoolGrad,
-    MaxPoolGradGrad,
-)
+# ---- functional forms (MindSpore 2.x's ``mindspore.ops`` signatures) ------------------------------------
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) over ``axis``."""
+    return instance(Softmax, axis=hashable(axis))(x)
+
+
+def log_softmax(x, axis=-1):
+    """x - log(sum(exp(x))) over ``axis``, computed stably."""
+    return instance(LogSoftmax, axis=hashable(axis))(x)
+
+
+def softmax_cross_entropy(logits, labels):
+    """Per-sample -sum(labels * log_softmax(logits), -1): (N, C) and (N, C) -> (N,)."""
+    return instance(SoftmaxCrossEntropyWithLogits)(logits, labels)
+
+
+def sparse_softmax_cross_entropy(logits, labels):
+    """Per-sample -log_softmax(logits)[n, labels[n]]: (N, C) and integer (N,) -> (N,)."""
+    return instance(SparseSoftmaxCrossEntropyWithLogits)(logits, labels)
+
+
+def bias_add(input_x, bias):
+    """input_x + bias along axis 1 (the channel axis)."""
+    return instance(BiasAdd)(input_x, bias)
+
+
+def dropout(input, p=0.5, training=True, seed=None, *, keep_prob=None):
+    """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p) (``ops.dropout``).
+
+    Returns the output only. ``training=False`` or p=0 returns ``input`` unchanged. ``keep_prob``
+    (1.x style) may be given instead of p. ``seed`` is accepted and unused: the mask comes from numpy's
+    global generator, which ``set_seed`` seeds.
+    """
+    if keep_prob is None:
+        if not isinstance(p, (int, float)) or not 0.0 <= p < 1.0:
+            raise ValueError(f"dropout: p must be in [0, 1), got {p!r}")
+        keep_prob = 1.0 - float(p)
+    if not training or keep_prob == 1.0:
+        return input
+    return F.mul(input, instance(DropoutGenMask, keep_prob=float(keep_prob))(input))
+
+
+def l2_loss(x):
+    """sum(x ** 2) / 2."""
+    return instance(L2Loss)(x)
+
+
+__all__ += ["softmax", "log_softmax", "softmax_cross_entropy", "sparse_softmax_cross_entropy", "bias_add", "dropout",
+            "l2_loss"]
+F.register(globals(), __all__)

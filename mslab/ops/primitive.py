@@ -16,6 +16,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError, OpError, OpTypeError
+from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
 
@@ -176,7 +177,6 @@ def lift_scalars(args, n):
         a = args[i]
         if isinstance(a, Tensor):
             if ref is not None and a._np_dtype != ref:
-                from mslab.ops import functional as F
                 out[i] = F.cast(a, ref)
         elif isinstance(a, np.ndarray):
             out[i] = Tensor._wrap(a.astype(ref) if ref is not None else a)
@@ -233,6 +233,34 @@ def broadcast_shape(prim, *shapes):
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
         raise ValueError(f"shapes {' and '.join(str(tuple(s)) for s in shapes)} cannot be broadcast together") from None
+
+def sum_to(g, shape):
+    """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
+    shape = tuple(shape)
+    if tuple(g.shape) == shape:
+        return g
+    lead = len(g.shape) - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+    r = F.reduce_sum(g, axes, False) if axes else g
+    return F.reshape(r, shape) if tuple(r.shape) != shape else r
+
+
+_instances = {}
+
+
+def instance(cls, *args, **attrs):
+    """The one instance of primitive ``cls`` with these attributes (functional forms reuse it, so calling
+    ``ops.reduce_sum(x, axis, keep_dims)`` costs no more than calling a primitive made once)."""
+    key = (cls, args, tuple(sorted(attrs.items())))
+    p = _instances.get(key)
+    if p is None:
+        p = _instances[key] = cls(*args, **attrs)
+    return p
+
+
+def hashable(v):
+    """A list attribute as a tuple (attributes are cache keys)."""
+    return tuple(v) if isinstance(v, list) else v
 
 
 def normalize_axis(axis, ndim, op_name="op"):

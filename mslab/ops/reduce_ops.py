@@ -7,7 +7,8 @@ sends dout to the positions that hold the maximum, split evenly between ties.
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.ops.primitive import Primitive, normalize_axis, np_dtype
+from mslab.core.op_registry import F
+from mslab.ops.primitive import Primitive, instance, normalize_axis, np_dtype
 
 __all__ = [
     "ArgMaxWithValue",
@@ -22,10 +23,6 @@ __all__ = [
     "ReduceSum",
 ]
 
-
-def _F():
-    from mslab.ops import functional
-    return functional
 
 
 def _static_axes(ins):
@@ -60,7 +57,6 @@ class _Reduce(Primitive):
 
     def _spread(self, x, axis, dout):
         """dout broadcast back to x's shape."""
-        F = _F()
         kept, _ = ReduceSum(True)._out_shape(x, axis)
         return F.broadcast_to(F.reshape(dout, kept), tuple(x.shape))
 
@@ -94,7 +90,7 @@ class ReduceMean(_Reduce):
     def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
         count = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
-        return self._spread(x, axis, _F().div(dout, float(count))), None
+        return self._spread(x, axis, F.div(dout, float(count))), None
 
 
 class _ReduceExtreme(_Reduce):
@@ -113,7 +109,6 @@ class _ReduceExtreme(_Reduce):
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
     def bprop(self, x, axis, out, dout):
-        F = _F()
         kept, _ = ReduceSum(True)._out_shape(x, axis)
         hit = F.cast(F.equal(x, F.reshape(out, kept)), x.dtype)
         count = F.reduce_sum(hit, axis, True)
@@ -146,7 +141,7 @@ class _ReduceLogical(_Reduce):
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
     def bprop(self, x, axis, out, dout):
-        return _F().zeros_like(x), None
+        return F.zeros_like(x), None
 
 
 class ReduceAll(_ReduceLogical):
@@ -195,7 +190,7 @@ class Argmax(Primitive):
         return np.asarray(type(self)._np(x, axis=self._axis(x)), np_dtype(self.output_type))
 
     def bprop(self, x, out, dout):
-        return (_F().zeros_like(x),)
+        return (F.zeros_like(x),)
 
 
 class Argmin(Argmax):
@@ -217,9 +212,8 @@ class ArgMaxWithValue:
         self.keep_dims = bool(keep_dims)
 
     def __call__(self, x):
-        F = _F()
-        index = F._prim(self._arg, self.axis, mstype.int32)(x)
-        value = F._prim(self._reduce, self.keep_dims)(x, self.axis)
+        index = instance(self._arg, self.axis, mstype.int32)(x)
+        value = instance(self._reduce, self.keep_dims)(x, self.axis)
         if self.keep_dims:
             index = F.expand_dims(index, self.axis)
         return index, value
@@ -232,3 +226,56 @@ class ArgMinWithValue(ArgMaxWithValue):
     """``ops.ArgMinWithValue(axis=0, keep_dims=False)(x)`` -> (index Int32, value)."""
 
     _arg, _reduce = Argmin, ReduceMin
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+def reduce_sum(x, axis=(), keep_dims=False):
+    """Sum over ``axis`` (every axis for ``()``)."""
+    return instance(ReduceSum, keep_dims)(x, axis)
+
+
+def reduce_mean(x, axis=(), keep_dims=False):
+    """Mean over ``axis`` (every axis for ``()``)."""
+    return instance(ReduceMean, keep_dims)(x, axis)
+
+
+def reduce_max(x, axis=(), keep_dims=False):
+    """Maximum over ``axis`` (every axis for ``()``)."""
+    return instance(ReduceMax, bool(keep_dims))(x, axis)
+
+
+def reduce_min(x, axis=(), keep_dims=False):
+    """Minimum over ``axis`` (every axis for ``()``)."""
+    return instance(ReduceMin, bool(keep_dims))(x, axis)
+
+
+def reduce_all(x, axis=(), keep_dims=False):
+    """Logical and over ``axis``."""
+    return instance(ReduceAll, bool(keep_dims))(x, axis)
+
+
+def reduce_any(x, axis=(), keep_dims=False):
+    """Logical or over ``axis``."""
+    return instance(ReduceAny, bool(keep_dims))(x, axis)
+
+
+def _arg_extreme(cls, x, axis, keepdims):
+    if axis is None:
+        out = instance(cls, 0, mstype.int64)(F.reshape(x, (-1,)))
+        return F.reshape(out, (1,) * len(x.shape)) if keepdims else out
+    out = instance(cls, int(axis), mstype.int64)(x)
+    return F.expand_dims(out, axis) if keepdims else out
+
+
+def argmax(x, axis=None, keepdims=False):
+    """Index (Int64) of the largest element along ``axis``; None means over the flattened tensor."""
+    return _arg_extreme(Argmax, x, axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    """Index (Int64) of the smallest element along ``axis``; None means over the flattened tensor."""
+    return _arg_extreme(Argmin, x, axis, keepdims)
+
+
+__all__ += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any", "argmax", "argmin"]
+F.register(globals(), __all__)

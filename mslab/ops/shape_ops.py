@@ -1,14 +1,17 @@
-"""Shape-changing array ops: Transpose, ExpandDims, Squeeze, Flatten, Tile, Concat, Stack, Split.
+"""Shape-changing array ops: Reshape, BroadcastTo, Transpose, ExpandDims, Squeeze, Flatten, Tile, Concat, Stack, Split.
 
 Each moves or copies elements without computing new values, so each bprop moves the gradient back:
 a transpose by the inverse permutation, a concat by slicing, a tile by summing the copies.
 """
 import numpy as np
 
+from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
-from mslab.ops.primitive import Primitive, check_same_dtype
+from mslab.ops.primitive import Primitive, broadcast_shape, check_same_dtype, instance, sum_to
 
 __all__ = [
+    "BroadcastTo",
+    "Reshape",
     "Concat",
     "ExpandDims",
     "Flatten",
@@ -20,10 +23,6 @@ __all__ = [
 ]
 
 
-def _F():
-    from mslab.ops import functional
-    return functional
-
 
 # ---- shape changes ------------------------------------------------------------------------------
 def _check_axis(axis, ndim, what="axis"):
@@ -34,6 +33,64 @@ def _check_axis(axis, ndim, what="axis"):
     if not -ndim <= axis < ndim:
         raise ValueError(f"{what} {axis} is out of range for a tensor of rank {ndim} (valid: {-ndim}..{ndim - 1})")
     return axis % ndim
+
+
+class Reshape(Primitive):
+    """x viewed with a new shape (one -1 allowed).  d/dx = reshape(dout, x.shape)."""
+
+    n_tensors = 1
+
+    def infer(self, x, shape):
+        shape = tuple(int(s) for s in shape)
+        size = int(np.prod(x.shape, dtype=np.int64))
+        if shape.count(-1) > 1:
+            raise ValueError(f"Reshape: at most one -1 in the new shape {shape}")
+        if -1 in shape:
+            rest = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+            if rest == 0 or size % rest:
+                raise ValueError(f"Reshape: cannot reshape {tuple(x.shape)} ({size} elements) to {shape}")
+            shape = tuple(size // rest if s == -1 else s for s in shape)
+        elif int(np.prod(shape, dtype=np.int64)) != size:
+            raise ValueError(f"Reshape: cannot reshape {tuple(x.shape)} ({size} elements) to {shape}")
+        return shape, x.dtype
+
+    def compute(self, x, shape):
+        # A copy, not a view: a view of a Parameter would change when an optimizer's Assign writes it.
+        return np.reshape(x, shape).copy()
+
+    def kernel(self, ins):
+        shape = self.infer(*ins)[0]  # the -1 resolved once
+        return lambda x: np.reshape(x, shape).copy()
+
+    def bprop(self, x, shape, out, dout):
+        return F.reshape(dout, x.shape), None
+
+
+
+class BroadcastTo(Primitive):
+    """x broadcast to ``shape`` (``ops.BroadcastTo(shape)``).  d/dx = dout summed back to x's shape."""
+
+    n_tensors = 1
+
+    def __init__(self, shape):
+        super().__init__(shape=tuple(shape))
+
+    def infer(self, x):
+        shape = tuple(x.shape[i - len(self.shape) + len(x.shape)] if s == -1 else s for i, s in enumerate(self.shape))
+        if broadcast_shape(self, x.shape, shape) != shape:
+            raise ValueError(f"BroadcastTo: cannot broadcast {tuple(x.shape)} to {self.shape}")
+        return shape, x.dtype
+
+    def compute(self, x):
+        # A writable copy (np.broadcast_to alone gives a read-only view sharing x's memory).
+        return np.broadcast_to(x, self.infer(x)[0]).copy()
+
+    def kernel(self, ins):
+        shape = self.infer(*ins)[0]
+        return lambda x: np.broadcast_to(x, shape).copy()
+
+    def bprop(self, x, out, dout):
+        return (sum_to(dout, x.shape),)
 
 
 class Transpose(Primitive):
@@ -68,7 +125,7 @@ class Transpose(Primitive):
     def bprop(self, x, perm, out, dout):
         perm = self._perm(x, perm)
         inverse = tuple(int(i) for i in np.argsort(perm))
-        return _F().transpose(dout, inverse), None
+        return F.transpose(dout, inverse), None
 
 
 class ExpandDims(Primitive):
@@ -86,7 +143,7 @@ class ExpandDims(Primitive):
         return np.expand_dims(x, _check_axis(axis, x.ndim + 1)).copy()
 
     def bprop(self, x, axis, out, dout):
-        return _F().reshape(dout, x.shape), None
+        return F.reshape(dout, x.shape), None
 
 
 class Squeeze(Primitive):
@@ -122,7 +179,7 @@ class Squeeze(Primitive):
         return np.squeeze(x, self._axes(x.shape)).copy()
 
     def bprop(self, x, out, dout):
-        return (_F().reshape(dout, x.shape),)
+        return (F.reshape(dout, x.shape),)
 
 
 class Flatten(Primitive):
@@ -139,7 +196,7 @@ class Flatten(Primitive):
         return np.reshape(x, self.infer(x)[0]).copy()
 
     def bprop(self, x, out, dout):
-        return (_F().reshape(dout, x.shape),)
+        return (F.reshape(dout, x.shape),)
 
 
 class Tile(Primitive):
@@ -174,7 +231,6 @@ class Tile(Primitive):
         return np.tile(x, multiples)
 
     def bprop(self, x, multiples, out, dout):
-        F = _F()
         padded = self._padded(x, multiples)
         split = tuple(d for m, s in zip(multiples, padded) for d in (m, s))
         g = F.reduce_sum(F.reshape(dout, split), tuple(range(0, len(split), 2)), False)
@@ -225,7 +281,6 @@ class Concat(_Join):
 
     def bprop(self, *args):
         xs, dout = args[:-2], args[-1]
-        F = _F()
         axis = self.axis % len(dout.shape)
         grads, start = [], 0
         for x in xs:
@@ -253,7 +308,6 @@ class Stack(_Join):
 
     def bprop(self, *args):
         xs, dout = args[:-2], args[-1]
-        F = _F()
         axis = self.axis % len(dout.shape)
         return tuple(F.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
 
@@ -274,7 +328,106 @@ class Split:
         if n < 1 or size % n:
             raise ValueError(f"Split: axis {self.axis} of shape {tuple(x.shape)} has size {size}, "
                              f"which cannot be split into {n} equal parts")
-        return _F().split(x, size // n, self.axis)
+        return F.split(x, size // n, self.axis)
 
     def __repr__(self):
         return f"Split(axis={self.axis}, output_num={self.output_num})"
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+_reshape = Reshape()
+_transpose = Transpose()
+_expand_dims = ExpandDims()
+_flatten = Flatten()
+_tile = Tile()
+
+
+def reshape(x, shape):
+    """x with a new shape (one -1 allowed)."""
+    return _reshape(x, tuple(shape) if not isinstance(shape, int) else (shape,))
+
+
+def broadcast_to(x, shape):
+    """x broadcast to ``shape`` (a -1 keeps that axis of x)."""
+    return instance(BroadcastTo, tuple(shape))(x)
+
+
+def transpose(x, perm):
+    """x with its axes permuted (``ops.transpose(x, perm)``)."""
+    return _transpose(x, perm)
+
+
+def expand_dims(x, axis):
+    """x with a new axis of size 1 at ``axis``."""
+    return _expand_dims(x, axis)
+
+
+def squeeze(x, axis=()):
+    """x without size-1 axes (all of them for ``axis=()`` / None, else the ones named)."""
+    if axis is None:
+        axis = ()
+    return instance(Squeeze, tuple(axis) if isinstance(axis, list) else axis)(x)
+
+
+def flatten(x, order="C", *, start_dim=1, end_dim=-1):
+    """(N, ...) -> (N, product of the rest); other ``start_dim``/``end_dim`` merge just those axes."""
+    if order != "C":
+        raise ValueError(f"flatten: only order='C' is supported, got {order!r}")
+    nd = len(x.shape)
+    if (start_dim, end_dim) == (1, -1) and nd >= 1:
+        return _flatten(x)
+    if nd == 0:
+        return reshape(x, (1,))
+    s, e = start_dim % nd, end_dim % nd
+    if s > e:
+        raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for rank {nd}")
+    shape = tuple(x.shape)
+    return reshape(x, shape[:s] + (-1,) + shape[e + 1:])
+
+
+def concat(tensors, axis=0):
+    """Tensors joined along ``axis`` (``ops.concat((x, y), axis)``)."""
+    return instance(Concat, int(axis))(tensors)
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    """Tensors of one shape stacked along a new ``axis``."""
+    return instance(Stack, int(axis))(tensors)
+
+
+def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
+    """A tuple of slices of ``tensor`` along ``axis``: chunks of an int size (the last may be smaller),
+    or a list of sizes; ``output_num=n`` (MindSpore 1.x) gives n equal parts. Each slice is a GetItem."""
+    dim = tensor.shape[axis]
+    if output_num is not None:
+        return Split(axis, output_num)(tensor)
+    if split_size_or_sections is None:
+        raise TypeError("split needs split_size_or_sections (an int or a list of sizes)")
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step <= 0:
+            raise ValueError(f"split: split_size must be positive, got {step}")
+        sizes = [min(step, dim - s) for s in range(0, dim, step)]
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != dim:
+            raise ValueError(f"split: sections {sizes} add up to {sum(sizes)}, not to axis {axis}'s size {dim}")
+    ax = axis % len(tensor.shape)
+    out, start = [], 0
+    for n in sizes:
+        out.append(F.getitem(tensor, (slice(None),) * ax + (slice(start, start + n),)))
+        start += n
+    return tuple(out)
+
+
+def tile(x, multiples):
+    """x repeated ``multiples`` times along each axis."""
+    return _tile(x, multiples)
+
+
+__all__ += ["reshape", "broadcast_to", "transpose", "expand_dims", "squeeze", "flatten", "concat", "cat", "stack",
+            "split", "tile"]
+F.register(globals(), __all__)

@@ -6,7 +6,6 @@ activation="relu")`` uses).
 """
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
-from mslab.ops import nn_functional as NF
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation"]
 
@@ -63,7 +62,7 @@ class Softmax(Cell):
         self.axis = axis
 
     def construct(self, x):
-        return NF.softmax(x, self.axis)
+        return F.softmax(x, self.axis)
 
 
 class LogSoftmax(Cell):
@@ -74,7 +73,7 @@ class LogSoftmax(Cell):
         self.axis = axis
 
     def construct(self, x):
-        return NF.log_softmax(x, self.axis)
+        return F.log_softmax(x, self.axis)
 
 
 _ACTIVATIONS = {

@@ -7,7 +7,6 @@ from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F
-from mslab.ops import nn_functional as NF
 
 __all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm"]
 
@@ -84,7 +83,7 @@ class Dense(Cell):
             x = F.reshape(x, (-1, x_shape[-1]))
         x = F.matmul(x, self.weight, transpose_b=True)
         if self.has_bias:
-            x = NF.bias_add(x, self.bias)
+            x = F.bias_add(x, self.bias)
         if self.activation_flag:
             x = self.activation(x)
         if len(x_shape) != 2:
@@ -148,7 +147,7 @@ class Dropout(Cell):
     def construct(self, x):
         if not self.training or self.keep_prob == 1.0:
             return x
-        return NF.dropout(x, keep_prob=self.keep_prob)
+        return F.dropout(x, keep_prob=self.keep_prob)
 
     def extend_repr(self):
         return f"p={self.p}" if self.p is not None else f"keep_prob={self.keep_prob}"

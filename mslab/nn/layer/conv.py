@@ -6,7 +6,7 @@ from mslab.core.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.layer.basic import _check_int, _init_repr
-from mslab.ops import nn_functional as NF
+from mslab.ops import functional as F
 
 __all__ = ["Conv2d"]
 
@@ -79,10 +79,10 @@ class Conv2d(Cell):
             self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
 
     def construct(self, x):
-        out = NF.conv2d(x, self.weight, stride=self.stride, pad_mode=self.pad_mode, padding=self.padding,
+        out = F.conv2d(x, self.weight, stride=self.stride, pad_mode=self.pad_mode, padding=self.padding,
                         dilation=self.dilation, groups=self.group)
         if self.has_bias:
-            out = NF.bias_add(out, self.bias)
+            out = F.bias_add(out, self.bias)
         return out
 
     def extend_repr(self):

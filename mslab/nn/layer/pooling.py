@@ -1,7 +1,7 @@
 """Pooling layers, as ``mindspore.nn``: MaxPool2d and AvgPool2d over (N, C, H, W) inputs."""
 from mslab.nn.cell import Cell
 from mslab.nn.layer.conv import _pair
-from mslab.ops import nn_functional as NF
+from mslab.ops import functional as F
 
 __all__ = ["MaxPool2d", "AvgPool2d"]
 
@@ -41,10 +41,10 @@ class MaxPool2d(_Pool2d):
     Note MindSpore's default stride is 1, not kernel_size: LeNet writes ``MaxPool2d(kernel_size=2, stride=2)``.
     """
 
-    _fn = staticmethod(NF.max_pool2d)
+    _fn = staticmethod(F.max_pool2d)
 
 
 class AvgPool2d(_Pool2d):
     """Mean over each ``kernel_size`` window, moving by ``stride`` (``mindspore.nn.AvgPool2d``)."""
 
-    _fn = staticmethod(NF.avg_pool2d)
+    _fn = staticmethod(F.avg_pool2d)

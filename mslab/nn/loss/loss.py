@@ -6,7 +6,6 @@ subclass LossBase and end their construct with ``return self.get_loss(x)``.
 """
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
-from mslab.ops import nn_functional as NF
 
 __all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss"]
 
@@ -82,10 +81,10 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if len(labels.shape) != 1 or labels.shape[0] != logits.shape[0]:
                 raise ValueError(f"SoftmaxCrossEntropyWithLogits(sparse=True): labels must be class ids of shape "
                                  f"({logits.shape[0]},), got shape {tuple(labels.shape)}")
-            x = NF.sparse_softmax_cross_entropy(logits, labels)
+            x = F.sparse_softmax_cross_entropy(logits, labels)
         else:
             _check_same_shape(type(self).__name__, logits, labels)
-            x = NF.softmax_cross_entropy(logits, labels)
+            x = F.softmax_cross_entropy(logits, labels)
         return self.get_loss(x)
 
     def extend_repr(self):
