@@ -6,7 +6,6 @@ the forward node it came from. In PYNATIVE mode the nodes are a tape's and the b
 run. Either way the result depends only on the structure of the forward computation (seed 004).
 """
 import contextlib
-import inspect
 
 import numpy as np
 
@@ -18,23 +17,6 @@ def _differentiable(v):
     return v.dtype.kind in "fc"
 
 
-_TAKES_NEEDS = {}
-
-
-def takes_needs(prim):
-    """Whether ``prim``'s bprop accepts ``needs``: a tuple with one bool per input, True where that
-    input's gradient is wanted. A bprop that has it may return None for the others instead of computing
-    them (a convolution skips its input gradient when the input is the image batch). Bprops without it
-    are called as before and every gradient they return is used or dropped."""
-    cls = type(prim)
-    r = _TAKES_NEEDS.get(cls)
-    if r is None:
-        try:
-            r = "needs" in inspect.signature(cls.bprop).parameters
-        except (TypeError, ValueError):
-            r = False
-        _TAKES_NEEDS[cls] = r
-    return r
 
 
 def backprop(recorder, nodes, roots, sens, targets):
@@ -87,11 +69,8 @@ def backprop(recorder, nodes, roots, sens, targets):
                 del grads[n.out]
             with recorder.in_phase(BACKWARD, grad_of=n):
                 handles = [v.handle if type(v) is Value else v for v in n.inputs]
-                if takes_needs(n.prim):
-                    needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
-                    gins = n.prim.bprop(*handles, n.out.handle, g, needs=needs)
-                else:
-                    gins = n.prim.bprop(*handles, n.out.handle, g)
+                needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
+                gins = n.prim.bprop(*handles, n.out.handle, g, needs=needs)
                 if len(gins) != len(n.inputs):
                     raise RuntimeError(f"bprop of {n.prim.name} returned {len(gins)} gradients for "
                                        f"{len(n.inputs)} inputs")

@@ -49,7 +49,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     diff = leaves[:1] if has_aux else leaves
     roots = [rec.value_of(t) for t in diff]
     if sens is None:
-        with rec.in_phase("backward", stage="sens"):
+        with rec.in_phase("backward"):
             sens_list = [F.ones_like(t) for t in diff]
     else:
         sens_list, _ = flatten(sens)

@@ -6,77 +6,10 @@ A ``Node`` is one primitive applied to values; it knows its Cell scope, the sour
 created it and its phase (forward, backward, optimizer). The GRAPH-mode tracer builds graphs from
 ``construct``; the PYNATIVE tape builds the same structure while running eagerly.
 """
-from mslab.core import dtype as mstype
+from mslab.ir.node import BACKWARD, FORWARD, OPTIMIZER, OTHER, Node, Value
+from mslab.ir.printer import graph_text
 
-FORWARD, BACKWARD, OPTIMIZER, OTHER = "forward", "backward", "optimizer", "other"
-
-
-class Value:
-    """One tensor in a graph: a graph input, a Parameter, a constant, or a node's output.
-
-    ``handle`` is the Tensor that stands for it while recording (symbolic while tracing, concrete on
-    the tape, the Parameter itself for parameters); autodiff calls bprop rules with handles.
-    """
-
-    __slots__ = ("kind", "name", "shape", "dtype", "node", "handle", "array", "__weakref__")
-
-    def __init__(self, kind, name, shape, dtype, node=None, handle=None, array=None):
-        self.kind = kind  # "input" | "param" | "const" | "node"
-        self.name = name
-        self.shape = tuple(shape)
-        self.dtype = dtype  # numpy dtype
-        self.node = node
-        self.handle = handle
-        self.array = array  # constants only
-
-    @property
-    def type_str(self):
-        """``f32[16, 1]``-style type, the short form the IR text uses."""
-        t = mstype.from_numpy(self.dtype).name
-        short = {"Float": "f", "Int": "i", "UInt": "u", "Bool": "bool"}
-        for k, v in short.items():
-            if t.startswith(k):
-                t = v + t[len(k):]
-                break
-        return f"{t}[{', '.join(str(s) for s in self.shape)}]"
-
-    def __repr__(self):
-        return f"<Value {self.name} {self.type_str}>"
-
-
-class Node:
-    """One primitive applied to values, with what a learner needs to find it again.
-
-    ``inputs`` holds Values (tensor inputs) and plain Python constants (attributes given at call time,
-    such as a reduction axis) in call order.
-    """
-
-    __slots__ = ("prim", "inputs", "out", "scope", "source", "phase", "grad_of", "stage", "index")
-
-    def __init__(self, prim, inputs, scope="", source="", phase=FORWARD, grad_of=None, stage=None):
-        self.prim = prim
-        self.inputs = list(inputs)
-        self.out = None
-        self.scope = scope
-        self.source = source
-        self.phase = phase
-        self.grad_of = grad_of
-        self.stage = stage
-        self.index = -1
-
-    @property
-    def name(self):
-        return self.out.name
-
-    @property
-    def op(self):
-        return self.prim.name
-
-    def tensor_inputs(self):
-        return [v for v in self.inputs if isinstance(v, Value)]
-
-    def __repr__(self):
-        return f"<Node {self.out.name} = {self.prim.name}>"
+__all__ = ["Graph", "Node", "Value", "FORWARD", "BACKWARD", "OPTIMIZER", "OTHER"]
 
 
 class Graph:
@@ -164,7 +97,6 @@ class Graph:
 
     def text(self, phase=None):
         """The IR text; ``phase='backward'`` keeps only that phase's nodes."""
-        from mslab.ir.printer import graph_text
         return graph_text(self, phase)
 
     def __str__(self):

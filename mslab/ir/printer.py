@@ -7,7 +7,7 @@ assert on it.
 """
 import numpy as np
 
-from mslab.ir.graph import Value
+from mslab.ir.node import Value
 
 
 def _operand(v):

@@ -8,7 +8,7 @@ import contextlib
 
 from mslab.core import state
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.graph import FORWARD, Node
+from mslab.ir.node import FORWARD, Node
 from mslab.ir.provenance import scope_path, source_line
 
 
@@ -19,28 +19,25 @@ class Recorder:
         self.graph = graph
         self.phase = FORWARD
         self.grad_of = None
-        self.stage = None
 
     @contextlib.contextmanager
-    def in_phase(self, phase=None, grad_of=None, stage=None):
+    def in_phase(self, phase=None, grad_of=None):
         """Label the nodes recorded inside: ``with rec.in_phase("backward", grad_of=node): ...``."""
-        saved = self.phase, self.grad_of, self.stage
+        saved = self.phase, self.grad_of
         if phase is not None:
             self.phase = phase
         if grad_of is not None:
             self.grad_of = grad_of
-        if stage is not None:
-            self.stage = stage
         try:
             yield self
         finally:
-            self.phase, self.grad_of, self.stage = saved
+            self.phase, self.grad_of = saved
 
     def _new_node(self, prim, ins):
         g = self.grad_of
         if g is not None:  # a backward node belongs where its forward node came from
-            return Node(prim, ins, g.scope, g.source, self.phase, g, self.stage)
-        return Node(prim, ins, scope_path(), source_line(), self.phase, None, self.stage)
+            return Node(prim, ins, g.scope, g.source, self.phase, g)
+        return Node(prim, ins, scope_path(), source_line(), self.phase)
 
 
 class Tracer(Recorder):

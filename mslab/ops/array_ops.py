@@ -49,7 +49,7 @@ class Cast(Primitive):
     def compute(self, x, dtype):
         return x.astype(dtype)
 
-    def bprop(self, x, dtype, out, dout):
+    def bprop(self, x, dtype, out, dout, needs):
         if x.dtype.is_float:
             return F.cast(dout, x.dtype), None
         return F.zeros_like(x), None
@@ -67,7 +67,7 @@ class ZerosLike(Primitive):
     def compute(self, x):
         return np.zeros(x.shape, x.dtype)
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.zeros_like(x),)
 
 
@@ -99,7 +99,7 @@ class Fill(Primitive):
     def compute(self, dtype, shape, value):
         return np.full(shape, value, dtype)
 
-    def bprop(self, *args):
+    def bprop(self, *args, needs):
         return (None,) * (len(args) - 2)
 
 
@@ -135,7 +135,7 @@ class Select(Primitive):
     def compute(self, cond, x, y):
         return np.where(cond, x, y)
 
-    def bprop(self, cond, x, y, out, dout):
+    def bprop(self, cond, x, y, out, dout, needs):
         zeros = F.zeros_like(dout)
         return (F.zeros_like(cond), sum_to(F.select(cond, dout, zeros), x.shape),
                 sum_to(F.select(cond, zeros, dout), y.shape))
@@ -155,7 +155,7 @@ class Depend(Primitive):
     def compute(self, value, *effects):
         return value
 
-    def bprop(self, value, *rest):
+    def bprop(self, value, *rest, needs):
         dout = rest[-1]
         return (dout,) + tuple(F.zeros_like(e) for e in rest[:-2])
 
@@ -189,7 +189,7 @@ class Assign(Primitive):
         np.copyto(variable, value, casting="unsafe")
         return variable
 
-    def bprop(self, variable, value, out, dout):
+    def bprop(self, variable, value, out, dout, needs):
         return None, None
 
 
@@ -221,7 +221,7 @@ class Zeros(Primitive):
     def compute(self, shape, dtype):
         return np.full(shape, self._value, dtype)
 
-    def bprop(self, shape, dtype, out, dout):
+    def bprop(self, shape, dtype, out, dout, needs):
         return None, None
 
 
@@ -242,7 +242,7 @@ class Identity(Primitive):
     def compute(self, x):
         return x.copy()
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (dout,)
 
 
@@ -251,7 +251,7 @@ class StopGradient(Identity):
 
     differentiable = False
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.zeros_like(x),)
 
 
@@ -277,7 +277,7 @@ class ScalarToTensor(Primitive):
     def compute(self, value, dtype):
         return np.array(value, dtype)
 
-    def bprop(self, value, dtype, out, dout):
+    def bprop(self, value, dtype, out, dout, needs):
         return None, None
 
 
@@ -309,7 +309,7 @@ class TupleToArray(Primitive):
     def compute(self, values, dtype):
         return np.array(values, dtype)
 
-    def bprop(self, values, dtype, out, dout):
+    def bprop(self, values, dtype, out, dout, needs):
         return None, None
 
 

@@ -100,7 +100,7 @@ class Conv2D(_ConvBase):
         (pads, out_hw), stride, dilation = self._geometry(tuple(ins[0].shape)), self.stride, self.dilation
         return lambda x, w: K.conv2d(x, w, stride, dilation, pads, out_hw)
 
-    def bprop(self, x, w, out, dout, needs=(True, True)):
+    def bprop(self, x, w, out, dout, needs):
         dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None  # not for the images
         dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w)) if needs[1] else None
         return dx, dw
@@ -139,7 +139,7 @@ class Conv2DBackpropInput(_ConvBase):
         (pads, _), stride, dilation = self._geometry(size), self.stride, self.dilation
         return lambda dout, w: K.conv2d_input_grad(dout, w, size, stride, dilation, pads)
 
-    def bprop(self, dout, w, input_size, out, g):
+    def bprop(self, dout, w, input_size, out, g, needs):
         return self._sibling(Conv2D)(g, w), self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)), None
 
 
@@ -176,7 +176,7 @@ class Conv2DBackpropFilter(_ConvBase):
         (pads, _), stride, dilation = self._geometry(tuple(ins[1].shape)), self.stride, self.dilation
         return lambda dout, x: K.conv2d_filter_grad(dout, x, size, stride, dilation, pads)
 
-    def bprop(self, dout, x, filter_size, out, g):
+    def bprop(self, dout, x, filter_size, out, g, needs):
         return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
 
 

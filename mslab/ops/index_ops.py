@@ -160,7 +160,7 @@ class GetItem(Primitive):
         out = x[spec.key(idx)]
         return out if idx else np.array(out)  # basic indexing gives a view: copy it
 
-    def bprop(self, x, *rest):
+    def bprop(self, x, *rest, needs):
         spec, idx = rest[-3], rest[:-3]
         dout = rest[-1]
         dx = F.getitem_grad(dout, idx, spec, x.shape)
@@ -194,7 +194,7 @@ class GetItemGrad(Primitive):
             z[spec.key()] = dout
         return z
 
-    def bprop(self, dout, *rest):
+    def bprop(self, dout, *rest, needs):
         spec, idx = rest[-3], rest[:-3]
         d = rest[-1]
         return (_getitem(d, *idx, spec),) + (None,) * len(idx) + (None,)
@@ -228,7 +228,7 @@ class Gather(Primitive):
     def compute(self, params, indices, axis):
         return np.take(params, indices, axis=self._spec(params, axis)[1])
 
-    def bprop(self, params, indices, axis, out, dout):
+    def bprop(self, params, indices, axis, out, dout, needs):
         spec, _ = self._spec(params, axis)
         return F.getitem_grad(dout, (indices,), spec, params.shape), None, None
 
@@ -270,7 +270,7 @@ class OneHot(Primitive):
         hot = np.moveaxis(hot, -1, self._axis(indices.ndim))
         return np.where(hot, on_value, off_value.astype(on_value.dtype))
 
-    def bprop(self, indices, depth, on_value, off_value, out, dout):
+    def bprop(self, indices, depth, on_value, off_value, out, dout, needs):
         return F.zeros_like(indices), None, F.zeros_like(on_value), F.zeros_like(off_value)
 
 

@@ -65,7 +65,7 @@ class Add(_Binary):
     def compute(self, x, y):
         return np.add(x, y)
 
-    def bprop(self, x, y, out, dout, needs=(True, True)):
+    def bprop(self, x, y, out, dout, needs):
         return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(dout, y.shape) if needs[1] else None)
 
 
@@ -75,7 +75,7 @@ class Sub(_Binary):
     def compute(self, x, y):
         return np.subtract(x, y)
 
-    def bprop(self, x, y, out, dout, needs=(True, True)):
+    def bprop(self, x, y, out, dout, needs):
         return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(F.neg(dout), y.shape) if needs[1] else None)
 
 
@@ -85,7 +85,7 @@ class Mul(_Binary):
     def compute(self, x, y):
         return np.multiply(x, y)
 
-    def bprop(self, x, y, out, dout, needs=(True, True)):
+    def bprop(self, x, y, out, dout, needs):
         return (sum_to(F.mul(dout, y), x.shape) if needs[0] else None,
                 sum_to(F.mul(dout, x), y.shape) if needs[1] else None)
 
@@ -102,7 +102,7 @@ class RealDiv(_Binary):
             return np.true_divide(x, y, dtype=np.float32)
         return np.true_divide(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         dx = F.div(dout, y)
         return sum_to(dx, x.shape), sum_to(F.neg(F.mul(dx, out)), y.shape)
 
@@ -116,7 +116,7 @@ class FloorDiv(_Binary):
     def compute(self, x, y):
         return np.floor_divide(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         return F.zeros_like(x), F.zeros_like(y)
 
 
@@ -126,7 +126,7 @@ class FloorMod(_Binary):
     def compute(self, x, y):
         return np.mod(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         return sum_to(dout, x.shape), sum_to(F.neg(F.mul(dout, F.floor_div(x, y))), y.shape)
 
 
@@ -136,7 +136,7 @@ class Pow(_Binary):
     def compute(self, x, y):
         return np.power(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         dx = F.mul(dout, F.mul(y, F.pow(x, F.sub(y, 1))))
         safe_log = F.select(F.greater(x, 0), F.log(F.maximum(x, 1e-30)), F.zeros_like(x))
         dy = F.mul(dout, F.mul(out, safe_log))
@@ -149,7 +149,7 @@ class Maximum(_Binary):
     def compute(self, x, y):
         return np.maximum(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         pick_x = F.greater_equal(x, y)
         zeros = F.zeros_like(dout)
         return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
@@ -161,7 +161,7 @@ class Minimum(_Binary):
     def compute(self, x, y):
         return np.minimum(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         pick_x = F.less_equal(x, y)
         zeros = F.zeros_like(dout)
         return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
@@ -174,7 +174,7 @@ class _Compare(_Binary):
     def infer(self, x, y):
         return broadcast_shape(self, x.shape, y.shape), np.dtype(np.bool_)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         return F.zeros_like(x), F.zeros_like(y)
 
 
@@ -232,7 +232,7 @@ class _Unary(Primitive):
 class Neg(_Unary):
     """-x.  d/dx = -dout."""
     def compute(self, x): return np.negative(x)
-    def bprop(self, x, out, dout): return (F.neg(dout),)
+    def bprop(self, x, out, dout, needs): return (F.neg(dout),)
 
 
 class LogicalNot(_Unary):
@@ -240,63 +240,63 @@ class LogicalNot(_Unary):
     differentiable = False
     def infer(self, x): return x.shape, np.dtype(np.bool_)
     def compute(self, x): return np.logical_not(x)
-    def bprop(self, x, out, dout): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
 
 
 class Exp(_Unary):
     """e**x.  d/dx = dout * out."""
     floats_only = True
     def compute(self, x): return np.exp(x)
-    def bprop(self, x, out, dout): return (F.mul(dout, out),)
+    def bprop(self, x, out, dout, needs): return (F.mul(dout, out),)
 
 
 class Log(_Unary):
     """ln x.  d/dx = dout / x."""
     floats_only = True
     def compute(self, x): return np.log(x)
-    def bprop(self, x, out, dout): return (F.div(dout, x),)
+    def bprop(self, x, out, dout, needs): return (F.div(dout, x),)
 
 
 class Sin(_Unary):
     """sin x.  d/dx = dout * cos x."""
     floats_only = True
     def compute(self, x): return np.sin(x)
-    def bprop(self, x, out, dout): return (F.mul(dout, F.cos(x)),)
+    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.cos(x)),)
 
 
 class Cos(_Unary):
     """cos x.  d/dx = -dout * sin x."""
     floats_only = True
     def compute(self, x): return np.cos(x)
-    def bprop(self, x, out, dout): return (F.neg(F.mul(dout, F.sin(x))),)
+    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.sin(x))),)
 
 
 class Sqrt(_Unary):
     """sqrt(x).  d/dx = dout / (2 * out)."""
     floats_only = True
     def compute(self, x): return np.sqrt(x)
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.div(dout, F.mul(out, 2.0)),)
 
 
 class Square(_Unary):
     """x * x.  d/dx = 2 * x * dout."""
     def compute(self, x): return np.square(x)
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.mul(dout, F.mul(x, 2.0)),)
 
 
 class Abs(_Unary):
     """|x|.  d/dx = sign(x) * dout (0 at 0)."""
     def compute(self, x): return np.abs(x)
-    def bprop(self, x, out, dout): return (F.mul(dout, F.sign(x)),)
+    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.sign(x)),)
 
 
 class Sign(_Unary):
     """sign(x) in {-1, 0, 1}; zero gradient."""
     differentiable = False
     def compute(self, x): return np.sign(x)
-    def bprop(self, x, out, dout): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
 
 
 class Floor(_Unary):
@@ -304,14 +304,14 @@ class Floor(_Unary):
     differentiable = False
     floats_only = True
     def compute(self, x): return np.floor(x)
-    def bprop(self, x, out, dout): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
 
 
 class Tanh(_Unary):
     """tanh(x).  d/dx = dout * (1 - out**2)."""
     floats_only = True
     def compute(self, x): return np.tanh(x)
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.mul(dout, F.sub(1.0, F.square(out))),)
 
 
@@ -328,7 +328,7 @@ class Sigmoid(_Unary):
         out[~pos] = ex / (1.0 + ex)
         return out
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.mul(dout, F.mul(out, F.sub(1.0, out))),)
 
 
@@ -338,7 +338,7 @@ class ReLU(_Unary):
     def compute(self, x):
         return np.maximum(x, 0).astype(x.dtype, copy=False)
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.relu_grad(dout, out),)
 
 
@@ -353,7 +353,7 @@ class ReluGrad(Primitive):
     def compute(self, dout, out):
         return keep_where(out > 0, dout)
 
-    def bprop(self, dout, out, o, d):
+    def bprop(self, dout, out, o, d, needs):
         return F.relu_grad(d, out), F.zeros_like(out)
 
 

@@ -40,7 +40,7 @@ class MatMul(Primitive):
     def compute(self, x, y):
         return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
 
-    def bprop(self, x, y, out, dout, needs=(True, True)):
+    def bprop(self, x, y, out, dout, needs):
         ta, tb = self.transpose_a, self.transpose_b
         dx = dy = None
         if needs[0]:
@@ -77,7 +77,7 @@ class BatchMatMul(Primitive):
             y = np.swapaxes(y, -1, -2)
         return np.matmul(x, y)
 
-    def bprop(self, x, y, out, dout):
+    def bprop(self, x, y, out, dout, needs):
         ta, tb = self.transpose_a, self.transpose_b
         dx = F.batch_matmul(dout, y, False, not tb) if not ta else F.batch_matmul(y, dout, tb, True)
         dy = F.batch_matmul(x, dout, not ta, False) if not tb else F.batch_matmul(dout, x, True, ta)

@@ -64,7 +64,7 @@ class Softmax(_SoftmaxBase):
         e = np.exp(_shifted(x, self._axes(x.ndim)))
         return e / e.sum(axis=self._axes(x.ndim), keepdims=True)
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         s = F.reduce_sum(F.mul(dout, out), self._axes(len(x.shape)), True)
         return (F.mul(out, F.sub(dout, s)),)
 
@@ -80,7 +80,7 @@ class LogSoftmax(_SoftmaxBase):
         s = _shifted(x, axes)
         return s - np.log(np.exp(s).sum(axis=axes, keepdims=True))
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.sub(dout, F.mul(F.exp(out), F.reduce_sum(dout, self._axes(len(x.shape)), True))),)
 
 
@@ -123,7 +123,7 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         loss += 0.0  # -0.0 -> 0.0: a zero loss prints as 0.
         return loss
 
-    def bprop(self, logits, labels, out, dout):
+    def bprop(self, logits, labels, out, dout, needs):
         return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), F.zeros_like(labels)
 
 
@@ -142,7 +142,7 @@ class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
     def compute(self, logits, labels, dout):
         return (_softmax(logits) - labels) * dout[:, None]
 
-    def bprop(self, logits, labels, dout, out, g):
+    def bprop(self, logits, labels, dout, out, g, needs):
         s = instance(Softmax, -1)(logits)
         gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
         dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
@@ -194,7 +194,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         loss += 0.0  # no -0.0
         return loss
 
-    def bprop(self, logits, labels, out, dout):
+    def bprop(self, logits, labels, out, dout, needs):
         if self.is_grad:
             raise NotImplementedError("SparseSoftmaxCrossEntropyWithLogits(is_grad=True) returns a gradient and "
                                       "has no bprop of its own; differentiate the is_grad=False form instead")
@@ -218,7 +218,7 @@ class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
         g[np.arange(logits.shape[0]), labels] -= 1
         return g * dout[:, None]
 
-    def bprop(self, logits, labels, dout, out, g):
+    def bprop(self, logits, labels, dout, out, g, needs):
         s = instance(Softmax, -1)(logits)
         gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
         dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
@@ -258,7 +258,7 @@ class BiasAdd(Primitive):
         shape = _channel_shape(ins[1].shape[0], len(ins[0].shape))
         return lambda x, b: x + b.reshape(shape)
 
-    def bprop(self, x, b, out, dout, needs=(True, True)):
+    def bprop(self, x, b, out, dout, needs):
         return dout, (instance(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
 
 
@@ -283,7 +283,7 @@ class BiasAddGrad(Primitive):
         axes, dt = (0,) + tuple(range(2, len(ins[0].shape))), ins[0].dtype
         return lambda dout: np.sum(dout, axis=axes, dtype=dt)
 
-    def bprop(self, dout, out, g):
+    def bprop(self, dout, out, g, needs):
         return (F.broadcast_to(F.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
 
 
@@ -321,7 +321,7 @@ class DropoutGenMask(Primitive):
         keep = np.random.random_sample(x.shape) < self.keep_prob
         return keep.astype(x.dtype) * x.dtype.type(1.0 / self.keep_prob)
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.zeros_like(x),)
 
 
@@ -348,7 +348,7 @@ class Dropout(Primitive):
     def compute(self, x):
         return x * self._gen.compute(x)
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         raise NotImplementedError("Dropout is recorded as DropoutGenMask and Mul; it is never a node itself")
 
 
@@ -365,7 +365,7 @@ class L2Loss(Primitive):
     def compute(self, x):
         return np.asarray(np.sum(np.square(x), dtype=x.dtype) / x.dtype.type(2), x.dtype)
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.mul(x, dout),)
 
 

@@ -72,7 +72,7 @@ class ReduceSum(_Reduce):
         axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
         return lambda x: np.asarray(np.sum(x, axis=axes, keepdims=keep, dtype=dt))
 
-    def bprop(self, x, axis, out, dout):
+    def bprop(self, x, axis, out, dout, needs):
         return self._spread(x, axis, dout), None
 
 
@@ -87,7 +87,7 @@ class ReduceMean(_Reduce):
         axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
         return lambda x: np.asarray(np.mean(x, axis=axes, keepdims=keep, dtype=dt), dt)
 
-    def bprop(self, x, axis, out, dout):
+    def bprop(self, x, axis, out, dout, needs):
         axes = normalize_axis(axis, len(x.shape))
         count = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
         return self._spread(x, axis, F.div(dout, float(count))), None
@@ -108,7 +108,7 @@ class _ReduceExtreme(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
-    def bprop(self, x, axis, out, dout):
+    def bprop(self, x, axis, out, dout, needs):
         kept, _ = ReduceSum(True)._out_shape(x, axis)
         hit = F.cast(F.equal(x, F.reshape(out, kept)), x.dtype)
         count = F.reduce_sum(hit, axis, True)
@@ -140,7 +140,7 @@ class _ReduceLogical(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
-    def bprop(self, x, axis, out, dout):
+    def bprop(self, x, axis, out, dout, needs):
         return F.zeros_like(x), None
 
 
@@ -189,7 +189,7 @@ class Argmax(Primitive):
     def compute(self, x):
         return np.asarray(type(self)._np(x, axis=self._axis(x)), np_dtype(self.output_type))
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.zeros_like(x),)
 
 

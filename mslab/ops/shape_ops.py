@@ -62,7 +62,7 @@ class Reshape(Primitive):
         shape = self.infer(*ins)[0]  # the -1 resolved once
         return lambda x: np.reshape(x, shape).copy()
 
-    def bprop(self, x, shape, out, dout):
+    def bprop(self, x, shape, out, dout, needs):
         return F.reshape(dout, x.shape), None
 
 
@@ -89,7 +89,7 @@ class BroadcastTo(Primitive):
         shape = self.infer(*ins)[0]
         return lambda x: np.broadcast_to(x, shape).copy()
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (sum_to(dout, x.shape),)
 
 
@@ -122,7 +122,7 @@ class Transpose(Primitive):
         perm = self._perm(*ins)
         return lambda x: np.transpose(x, perm).copy()
 
-    def bprop(self, x, perm, out, dout):
+    def bprop(self, x, perm, out, dout, needs):
         perm = self._perm(x, perm)
         inverse = tuple(int(i) for i in np.argsort(perm))
         return F.transpose(dout, inverse), None
@@ -142,7 +142,7 @@ class ExpandDims(Primitive):
     def compute(self, x, axis):
         return np.expand_dims(x, _check_axis(axis, x.ndim + 1)).copy()
 
-    def bprop(self, x, axis, out, dout):
+    def bprop(self, x, axis, out, dout, needs):
         return F.reshape(dout, x.shape), None
 
 
@@ -178,7 +178,7 @@ class Squeeze(Primitive):
     def compute(self, x):
         return np.squeeze(x, self._axes(x.shape)).copy()
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.reshape(dout, x.shape),)
 
 
@@ -195,7 +195,7 @@ class Flatten(Primitive):
     def compute(self, x):
         return np.reshape(x, self.infer(x)[0]).copy()
 
-    def bprop(self, x, out, dout):
+    def bprop(self, x, out, dout, needs):
         return (F.reshape(dout, x.shape),)
 
 
@@ -230,7 +230,7 @@ class Tile(Primitive):
         self._padded(x, multiples)
         return np.tile(x, multiples)
 
-    def bprop(self, x, multiples, out, dout):
+    def bprop(self, x, multiples, out, dout, needs):
         padded = self._padded(x, multiples)
         split = tuple(d for m, s in zip(multiples, padded) for d in (m, s))
         g = F.reduce_sum(F.reshape(dout, split), tuple(range(0, len(split), 2)), False)
@@ -279,7 +279,7 @@ class Concat(_Join):
     def compute(self, *xs):
         return np.concatenate(xs, axis=self.axis)
 
-    def bprop(self, *args):
+    def bprop(self, *args, needs):
         xs, dout = args[:-2], args[-1]
         axis = self.axis % len(dout.shape)
         grads, start = [], 0
@@ -306,7 +306,7 @@ class Stack(_Join):
     def compute(self, *xs):
         return np.stack(xs, axis=self.axis)
 
-    def bprop(self, *args):
+    def bprop(self, *args, needs):
         xs, dout = args[:-2], args[-1]
         axis = self.axis % len(dout.shape)
         return tuple(F.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))

@@ -26,14 +26,14 @@ def _run_construct(cell, args, kwargs):
         if phase is None:
             return cell.construct(*args, **kwargs)
         recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
-        saved = [(r.phase, r.stage) for r in recorders]
+        saved = [r.phase for r in recorders]
         for r in recorders:
-            r.phase, r.stage = phase, phase
+            r.phase = phase
         try:
             return cell.construct(*args, **kwargs)
         finally:
-            for r, (p, s) in zip(recorders, saved):
-                r.phase, r.stage = p, s
+            for r, p in zip(recorders, saved):
+                r.phase = p
     finally:
         state.cells.pop()
 
