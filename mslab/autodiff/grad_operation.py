@@ -67,52 +67,31 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     return out, tuple(grads[:len(positions)]), tuple(grads[len(positions):])
 
 
-class _GradFunction:
-    """What ``GradOperation(...)(fn, weights)`` returns: call it with the inputs (and sens)."""
+class GradFunction:
+    """What ``GradOperation(...)(fn, weights)``, ``grad(fn, ...)`` and ``value_and_grad(fn, ...)`` return.
 
-    def __init__(self, op, fn, weights):
-        self.op = op
+    Call it like ``fn``. ``rule`` says which gradients to take and how to return them: a GradOperation
+    (get_all / get_by_list / sens_param) or a ``GradSpec`` (grad_position / weights / has_aux). In GRAPH
+    mode at top level the whole gradient computation is compiled once per input signature.
+    """
+
+    def __init__(self, rule, fn, weights, cache):
+        self.rule = rule
         self.fn = fn
         self.weights = tuple(weights) if weights is not None else ()
-        if op.get_by_list and weights is None:
-            raise TypeError("GradOperation(get_by_list=True) needs the weights: grad_op(net, weights)")
+        self.cache = cache
+        self._names_from = fn  # graph inputs take fn's parameter names
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
-        self._names_from = fn
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():
-            # The compiled graphs live on the GradOperation, per (function, weights): TrainOneStepCell-style
-            # code calls ``self.grad(self.network, self.weights)`` anew each step and must hit the cache.
-            key = (id(self.fn), tuple(map(id, self.weights)))
-            entry = self.op._caches.get(key)
-            if entry is None or entry[0] is not self.fn:
-                entry = self.op._caches[key] = (self.fn, self.weights, CompileCache(names_from=self.fn))
-            return entry[2].call(self._compute, args)
+            return self.cache.call(self._compute, args)
         return self._compute(*args)
 
     def _compute(self, *args):
-        op = self.op
-        sens = None
-        if op.sens_param:
-            if not args:
-                raise TypeError("GradOperation(sens_param=True): pass the sens as the last argument")
-            args, sens = args[:-1], args[-1]
-        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        positions = tensor_positions if op.get_all else tensor_positions[:1]
-        if op.get_by_list and not op.get_all:
-            positions = []  # only the weights' gradients are returned: never compute the inputs'
-        weights = self.weights if op.get_by_list else ()
-        _, gin, gw = gradients(self.fn, args, positions, weights, sens)
-        if op.get_all and op.get_by_list:
-            return gin, gw
-        if op.get_by_list:
-            return gw
-        if op.get_all:
-            return gin
-        if not gin:
-            raise TypeError("GradOperation: the function has no Tensor input to differentiate")
-        return gin[0]
-
+        args, positions, weights, sens = self.rule.select(args, self.weights)
+        out, gin, gw = gradients(self.fn, args, positions, weights, sens, has_aux=self.rule.has_aux)
+        return self.rule.pack(out, gin, gw)
 
 
 class GradOperation:
@@ -123,6 +102,8 @@ class GradOperation:
     last argument weights the output (``ones`` otherwise), like PyTorch's ``loss.backward(sens)``.
     """
 
+    has_aux = False
+
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
         self.get_all = get_all
         self.get_by_list = get_by_list
@@ -130,44 +111,71 @@ class GradOperation:
         self._caches = {}
 
     def __call__(self, fn, weights=None):
-        return _GradFunction(self, fn, weights)
+        if self.get_by_list and weights is None:
+            raise TypeError("GradOperation(get_by_list=True) needs the weights: grad_op(net, weights)")
+        # The compiled graphs live on the GradOperation, per (function, weights): TrainOneStepCell-style
+        # code calls ``self.grad(self.network, self.weights)`` anew each step and must hit the cache.
+        key = (id(fn), tuple(map(id, weights or ())))
+        entry = self._caches.get(key)
+        if entry is None or entry[0] is not fn:
+            entry = self._caches[key] = (fn, weights, CompileCache(names_from=fn))
+        return GradFunction(self, fn, weights, entry[2])
+
+    def select(self, args, weights):
+        """Split a call's arguments into (inputs, input positions to differentiate, weights, sens)."""
+        sens = None
+        if self.sens_param:
+            if not args:
+                raise TypeError("GradOperation(sens_param=True): pass the sens as the last argument")
+            args, sens = args[:-1], args[-1]
+        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        positions = tensor_positions if self.get_all else tensor_positions[:1]
+        if self.get_by_list and not self.get_all:
+            positions = []  # only the weights' gradients are returned: never compute the inputs'
+        if not self.get_all and not self.get_by_list and not positions:
+            raise TypeError("GradOperation: the function has no Tensor input to differentiate")
+        return args, positions, (weights if self.get_by_list else ()), sens
+
+    def pack(self, out, gin, gw):
+        """The result in GradOperation's structure."""
+        if self.get_all and self.get_by_list:
+            return gin, gw
+        if self.get_by_list:
+            return gw
+        if self.get_all:
+            return gin
+        return gin[0]
 
     def __repr__(self):
         return f"GradOperation(get_all={self.get_all}, get_by_list={self.get_by_list}, sens_param={self.sens_param})"
 
 
-class _GradFn:
-    """What ``grad``/``value_and_grad`` return."""
+class GradSpec:
+    """The rule of ``grad`` / ``value_and_grad``: which inputs (``grad_position``) and weights, aux outputs."""
 
-    def __init__(self, fn, grad_position, weights, has_aux, with_value):
+    def __init__(self, grad_position, weights, has_aux, with_value):
         if grad_position is None and weights is None:
             raise ValueError("grad: grad_position and weights cannot both be None")
-        self.fn = fn
         self.grad_position = grad_position
-        self.weights = tuple(weights) if weights is not None else None
+        self.with_weights = weights is not None
         self.has_aux = has_aux
         self.with_value = with_value
-        self.cache = CompileCache(names_from=fn)
-        self._names_from = fn
-        self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
-    def __call__(self, *args):
-        if state.tracer is None and is_graph_mode():
-            return self.cache.call(self._compute, args)
-        return self._compute(*args)
-
-    def _compute(self, *args):
+    def select(self, args, weights):
         gp = self.grad_position
         positions = [] if gp is None else [gp] if isinstance(gp, int) else list(gp)
         for p in positions:
             if not 0 <= p < len(args):
                 raise ValueError(f"grad: grad_position {p} is out of range for {len(args)} inputs")
-        out, gin, gw = gradients(self.fn, args, positions, self.weights or (), has_aux=self.has_aux)
+        return args, positions, weights, None
+
+    def pack(self, out, gin, gw):
+        gp = self.grad_position
         if gp is None:
             grads = gw
         else:
             gi = gin[0] if isinstance(gp, int) else gin
-            grads = (gi, gw) if self.weights is not None else gi
+            grads = (gi, gw) if self.with_weights else gi
         if self.with_value:
             return out, grads
         if self.has_aux:
@@ -183,9 +191,9 @@ def grad(fn, grad_position=0, weights=None, has_aux=False):
     weight_grads)``; ``grad_position=None`` with weights -> weight grads only; ``has_aux`` -> only the
     first output is differentiated and ``(grads, aux)`` is returned.
     """
-    return _GradFn(fn, grad_position, weights, has_aux, with_value=False)
+    return GradFunction(GradSpec(grad_position, weights, has_aux, False), fn, weights, CompileCache(names_from=fn))
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False):
     """``mindspore.value_and_grad``: like ``grad`` but returns ``(outputs, grads)``."""
-    return _GradFn(fn, grad_position, weights, has_aux, with_value=True)
+    return GradFunction(GradSpec(grad_position, weights, has_aux, True), fn, weights, CompileCache(names_from=fn))
