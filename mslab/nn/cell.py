@@ -61,9 +61,8 @@ class Cell:
         else:
             if "_params" in d:
                 self._forget(name)
-                if compiled.any_compiled[0] and not name.startswith("_"):
-                    # A compiled graph may have baked this attribute in as a constant.
-                    compiled.train_flags_version[0] += 1
+                if not name.startswith("_"):
+                    compiled.invalidate()  # a compiled graph may have baked this attribute in as a constant
         d[name] = value
 
     def _forget(self, name):
@@ -170,7 +169,7 @@ class Cell:
         """Set ``training`` on this cell and every sub-cell (Dropout and BatchNorm read it); returns self."""
         for _, c in self.cells_and_names():
             c.__dict__["training"] = bool(mode)
-        compiled.train_flags_version[0] += 1
+        compiled.invalidate()
         return self
 
     def set_grad(self, requires_grad=True):

@@ -18,10 +18,17 @@ from mslab.ir.passes import optimize
 from mslab.ir.tracer import tracing
 from mslab.runtime.executor import Executor
 
-# Bumped by Cell.set_train anywhere (a compiled graph depends on every Cell's training flag) and by
-# changes to plain Cell attributes after the first compile (a graph may have baked them in).
-train_flags_version = [0]
-any_compiled = [False]
+_generation = 0  # part of every cache key; invalidate() moves it on, so older graphs are never hit again
+
+
+def invalidate():
+    """Make every compiled graph stale: Cell state a graph may have baked in as a constant changed.
+
+    ``Cell.set_train`` calls it (graphs depend on every Cell's training flag), and so does writing a
+    public Cell attribute (``self.scale = 2.0`` after compiling). The next call recompiles.
+    """
+    global _generation
+    _generation += 1
 
 
 def input_names(fn, n):
@@ -73,7 +80,7 @@ def _sig(a):
 
 def signature(args):
     """The cache key of a call: tensor shapes and dtypes, constant arguments, training flags."""
-    return (tuple(_sig(a) for a in args), train_flags_version[0])
+    return (tuple(_sig(a) for a in args), _generation)
 
 
 def _symbolic_args(graph, args, names):
@@ -147,7 +154,6 @@ class CompileCache:
         c = self.graphs.get(key)
         if c is None:
             c = Compiled(trace(fn, *args, names_from=self.names_from))
-            any_compiled[0] = True  # from now on, Cell attribute changes invalidate compiled graphs
             self.graphs[key] = c
         return c
 
