@@ -12,6 +12,7 @@ number before backprop and divides the gradients by it afterwards::
 import numpy as np
 
 from mslab.core.tensor import Parameter, Tensor
+from mslab.nn.wrap import loss_scale
 from mslab.ops import functional as F
 from mslab.ops.composite_ops import HyperMap
 
@@ -25,10 +26,9 @@ _map = HyperMap()
 
 def all_finite(inputs, status=None):
     """A 0-d bool Tensor: True when no element of any tensor in ``inputs`` is inf or nan."""
-    from mslab.nn.wrap.loss_scale import all_finite as _all_finite
     if isinstance(inputs, Tensor):
         inputs = (inputs,)
-    return _all_finite(tuple(inputs))
+    return loss_scale.all_finite(tuple(inputs))
 
 
 def init_status():
@@ -119,8 +119,7 @@ class FixedLossScaleManager(LossScaleManager):
     def get_update_cell(self):
         if not self.drop_overflow_update:
             return None
-        from mslab.nn.wrap.loss_scale import FixedLossScaleUpdateCell
-        return FixedLossScaleUpdateCell(self.loss_scale)
+        return loss_scale.FixedLossScaleUpdateCell(self.loss_scale)
 
 
 class DynamicLossScaleManager(LossScaleManager):
@@ -138,5 +137,4 @@ class DynamicLossScaleManager(LossScaleManager):
         return True
 
     def get_update_cell(self):
-        from mslab.nn.wrap.loss_scale import DynamicLossScaleUpdateCell
-        return DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)
+        return loss_scale.DynamicLossScaleUpdateCell(self.loss_scale, self.scale_factor, self.scale_window)

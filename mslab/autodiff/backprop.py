@@ -11,6 +11,7 @@ import numpy as np
 
 from mslab.core import state
 from mslab.ir.graph import BACKWARD, Value
+from mslab.ops import math_ops, shape_ops
 
 
 def _differentiable(v):
@@ -27,8 +28,6 @@ def backprop(recorder, nodes, roots, sens, targets):
     Returns one Tensor per target, or None where no path leads from the target to a root.
     Values with several users accumulate their gradients (an Add node per extra user).
     """
-    from mslab.ops import functional as F
-
     relevant = {t for t in targets if _differentiable(t)}
     active = []
     for n in nodes:
@@ -44,7 +43,7 @@ def backprop(recorder, nodes, roots, sens, targets):
 
     def accumulate(v, g):
         old = grads.get(v)
-        grads[v] = g if old is None else F.add(old, g)
+        grads[v] = g if old is None else math_ops.add(old, g)
 
     # Tapes recording around this gradient call (``with mslab.record():`` over a PYNATIVE training
     # step) see the backward primitives run too: label them backward as well.
@@ -59,7 +58,7 @@ def backprop(recorder, nodes, roots, sens, targets):
                     if int(np.prod(s.shape)) != int(np.prod(r.shape)):
                         raise ValueError(f"sens has shape {tuple(s.shape)} but the output it weights has shape "
                                          f"{r.shape}")
-                    s = F.reshape(s, r.shape)  # e.g. a (1,) sens for a scalar loss, as MindSpore accepts
+                    s = shape_ops.reshape(s, r.shape)  # e.g. a (1,) sens for a scalar loss, as MindSpore accepts
                 accumulate(r, s)
         for n in reversed(active):
             g = grads.get(n.out)

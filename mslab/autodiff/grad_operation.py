@@ -14,6 +14,7 @@ from mslab.core.context import is_graph_mode
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.ir.tape import Tape
+from mslab.ops import array_ops
 from mslab.runtime.compiled import CompileCache
 
 
@@ -40,8 +41,6 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     output's sensitivity (a Tensor, or a tuple for tuple outputs); default ones of the output's shape.
     With ``has_aux`` only the first output is differentiated.
     """
-    from mslab.ops import functional as F
-
     rec, nodes, out = _record_forward(fn, args)
     leaves, _ = flatten(out)
     if not leaves:
@@ -50,7 +49,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     roots = [rec.value_of(t) for t in diff]
     if sens is None:
         with rec.in_phase("backward"):
-            sens_list = [F.ones_like(t) for t in diff]
+            sens_list = [array_ops.ones_like(t) for t in diff]
     else:
         sens_list, _ = flatten(sens)
         if len(sens_list) != len(diff):
@@ -63,7 +62,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     grads = backprop(rec, nodes, roots, sens_list, targets)
     with rec.in_phase("backward"):
         sources = [args[i] for i in positions] + list(weights)
-        grads = [g if g is not None else F.zeros_like(s) for g, s in zip(grads, sources)]
+        grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
     return out, tuple(grads[:len(positions)]), tuple(grads[len(positions):])
 
 

@@ -1,14 +1,15 @@
 """Weight initialisers, as ``mindspore.common.initializer``.
 
-An Initializer fills a numpy array in place (``init(arr)``); :func:`initializer` makes a Tensor of a
+An Initializer fills a numpy array in place (``init(arr)``); :func:`init_array` makes an array of a
 given shape and dtype from an Initializer, a name (``"normal"``, ``"zeros"``, ``"he_uniform"``, ...),
-a number, or existing data. Random draws come from one generator re-seeded by ``mslab.set_seed``.
+a number, or existing data, and ``initializer`` (in ``mslab.core.tensor``) wraps it as a Tensor.
+Random draws come from one generator re-seeded by ``mslab.set_seed``.
 
 The *fans* of a weight shape follow MindSpore (and PyTorch): for a Dense weight ``[out, in]``,
 ``fan_in = in`` and ``fan_out = out``; for a Conv2d weight ``[out, in, kh, kw]`` both are multiplied
 by the receptive field ``kh * kw``.
 
-    >>> from mslab.core.initializer import initializer, Normal
+    >>> from mslab.common.initializer import initializer, Normal
     >>> initializer(Normal(0.02), (3, 4)).shape
     (3, 4)
 """
@@ -19,10 +20,10 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.seed import get_rng
-from mslab.core.tensor import Tensor
 
 __all__ = [
     "Initializer",
+    "init_array",
     "Normal",
     "TruncatedNormal",
     "Uniform",
@@ -33,7 +34,6 @@ __all__ = [
     "One",
     "Zero",
     "Constant",
-    "initializer",
 ]
 
 
@@ -248,8 +248,8 @@ def _shape_tuple(shape):
         raise TypeError(f"initializer: shape must be an int or a tuple/list of ints, got {shape!r}") from None
 
 
-def initializer(init, shape=None, dtype=mstype.float32):
-    """A Tensor of ``shape`` and ``dtype`` made by ``init`` (``mindspore.common.initializer.initializer``).
+def init_array(init, shape=None, dtype=mstype.float32):
+    """A numpy array of ``shape`` and ``dtype`` made by ``init`` (what ``initializer`` wraps as a Tensor).
 
     ``init`` is an :class:`Initializer`, a name (``"ones"``, ``"zeros"``, ``"normal"``,
     ``"truncatednormal"``, ``"uniform"``, ``"xavier_uniform"``, ``"he_uniform"``, ``"he_normal"``),
@@ -257,13 +257,14 @@ def initializer(init, shape=None, dtype=mstype.float32):
     Tensor keeps its own dtype, as in MindSpore).
     """
     np_dtype = mstype.to_numpy(dtype)
-    if isinstance(init, (Tensor, np.ndarray)):
-        data = init.asnumpy() if isinstance(init, Tensor) else init
+    is_tensor = hasattr(init, "asnumpy")  # a Tensor (this module sits below tensor.py, so no isinstance)
+    if is_tensor or isinstance(init, np.ndarray):
+        data = init.asnumpy() if is_tensor else init
         if shape is not None and tuple(data.shape) != _shape_tuple(shape):
             raise ValueError(f"initializer: the given data has shape {tuple(data.shape)}, but the parameter needs "
                              f"shape {_shape_tuple(shape)}")
         # As MindSpore, a Tensor is used as it is (its own dtype); a numpy array takes ``dtype``.
-        return Tensor._wrap(np.array(data, dtype=data.dtype if isinstance(init, Tensor) else np_dtype, copy=True))
+        return np.array(data, dtype=data.dtype if is_tensor else np_dtype, copy=True)
     if shape is None:
         raise ValueError("initializer: shape is required unless init is a Tensor or an array")
     shape = _shape_tuple(shape)
@@ -283,4 +284,4 @@ def initializer(init, shape=None, dtype=mstype.float32):
                         f"got {type(init).__name__}")
     arr = np.zeros(shape, np_dtype)
     init(arr)
-    return Tensor._wrap(arr)
+    return arr

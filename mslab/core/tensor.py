@@ -9,6 +9,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.errors import GraphModeError
+from mslab.core.initializer import init_array
 from mslab.core.op_registry import F  # the ops Tensor's operators call (x + y -> F.add(x, y)), filled by mslab.ops
 
 
@@ -67,8 +68,7 @@ class Tensor:
         if init is not None:
             if shape is None:
                 raise ValueError("Tensor: init=... needs shape=...")
-            from mslab.core.initializer import initializer
-            self._data = initializer(init, shape, dtype or mstype.float32).asnumpy()
+            self._data = init_array(init, shape, dtype or mstype.float32)
             return
         if input_data is None:
             if shape is None:
@@ -357,8 +357,7 @@ class Parameter(Tensor):
         if init == "same":
             arr = self._data
         else:
-            from mslab.core.initializer import initializer
-            arr = initializer(init, self._data.shape, mstype.from_numpy(self._data.dtype)).asnumpy()
+            arr = init_array(init, self._data.shape, mstype.from_numpy(self._data.dtype))
         p = Parameter(Tensor._wrap(arr), self._name, self.requires_grad, self.layerwise_parallel,
                       self.parallel_optimizer)
         p._auto_named = self._auto_named
@@ -393,3 +392,14 @@ class ParameterTuple(tuple):
 
     def __repr__(self):
         return "ParameterTuple(" + ", ".join(p.name for p in self) + ")"
+
+
+def initializer(init, shape=None, dtype=mstype.float32):
+    """A Tensor of ``shape`` and ``dtype`` made by ``init`` (``mindspore.common.initializer.initializer``).
+
+    ``init`` is an Initializer, a name (``"ones"``, ``"zeros"``, ``"normal"``, ``"truncatednormal"``,
+    ``"uniform"``, ``"xavier_uniform"``, ``"he_uniform"``, ``"he_normal"``), a number (every element that
+    value), or a Tensor / numpy array (copied; its shape must match; a Tensor keeps its own dtype, as in
+    MindSpore).
+    """
+    return Tensor._wrap(init_array(init, shape, dtype))

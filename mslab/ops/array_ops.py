@@ -8,7 +8,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.core import pytree
 from mslab.core.op_registry import F
-from mslab.core.tensor import Tensor
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to
 
 __all__ = [
@@ -172,7 +172,6 @@ class Assign(Primitive):
 
     def prepare(self, args):
         variable, value = args
-        from mslab.core.tensor import Parameter
         if not isinstance(variable, Parameter):
             raise TypeError(f"Assign writes into a Parameter, got {type(variable).__name__}")
         if not isinstance(value, Tensor):

@@ -6,6 +6,7 @@ tensors) into a hashable constant that prints in the IR; the gradient scatters d
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core.errors import GraphModeError
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance, lift_scalars
@@ -86,7 +87,6 @@ def _int_index_tensor(item):
     if isinstance(item, Tensor):
         if item._np_dtype == np.bool_:
             if item.is_symbolic:
-                from mslab.core.errors import GraphModeError
                 raise GraphModeError("indexing with a boolean tensor gives a result whose shape depends on the "
                                      "values, which GRAPH mode cannot know while tracing; use ops.select(mask, x, "
                                      "zeros) or integer indices")

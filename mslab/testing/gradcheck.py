@@ -12,12 +12,11 @@ import numpy as np
 from mslab.autodiff.grad_operation import GradOperation
 from mslab.core import context
 from mslab.core.tensor import Tensor
+from mslab.ops import functional as F
 from mslab.testing.modes import in_mode
 
 
 def _weighted(fn, weights):
-    from mslab.ops import functional as F
-
     def loss(*xs):
         out = fn(*xs)
         outs = out if isinstance(out, (tuple, list)) else (out,)

@@ -20,6 +20,7 @@ import warnings
 from mslab.core.context import is_graph_mode
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from mslab.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
 from mslab.train.callback._callback import CallbackManager, CallbackParams, RunContext, handle_loss
 from mslab.train.callback._loss_monitor import LossMonitor
 from mslab.train.dataset_helper import DatasetHelper, TransferCounts, connect_network_with_dataset
@@ -41,7 +42,6 @@ def _build_train_network(network, loss_fn, optimizer, loss_scale_manager):
     if loss_scale_manager is not None:
         update_cell = loss_scale_manager.get_update_cell()
         if update_cell is not None:
-            from mslab.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
             return TrainOneStepWithLossScaleCell(net, optimizer, scale_sense=update_cell)
         return TrainOneStepCell(net, optimizer, sens=loss_scale_manager.get_loss_scale())
     return TrainOneStepCell(net, optimizer)

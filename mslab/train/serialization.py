@@ -19,6 +19,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, Tensor
+from mslab.nn.cell import Cell
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
 
@@ -44,8 +45,6 @@ def _as_array(name, data):
 
 def _entries(save_obj, choice_func):
     """``[(name, array, requires_grad)]`` from a Cell, a list of dicts/Parameters, or a dict."""
-    from mslab.nn.cell import Cell
-
     out = []
     if isinstance(save_obj, Cell):
         for _, p in save_obj.parameters_and_names():
@@ -204,8 +203,6 @@ def load_param_into_net(net, parameter_dict, strict_load=False):
     written: a mismatch raises ValueError naming the parameter and leaves the net unchanged. Without
     ``strict_load`` a float value is converted to a float parameter's dtype (float16 <-> float32).
     """
-    from mslab.nn.cell import Cell
-
     if not isinstance(net, Cell):
         raise TypeError(f"load_param_into_net: net must be a Cell, got {type(net).__name__}")
     if not isinstance(parameter_dict, dict):

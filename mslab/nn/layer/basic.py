@@ -2,8 +2,8 @@
 import math
 
 from mslab.core import dtype as mstype
-from mslab.core.initializer import HeUniform, Initializer, Uniform, initializer
-from mslab.core.tensor import Parameter, Tensor
+from mslab.core.initializer import HeUniform, Initializer, Uniform
+from mslab.core.tensor import Parameter, Tensor, initializer
 from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F

@@ -2,8 +2,8 @@
 import math
 
 from mslab.core import dtype as mstype
-from mslab.core.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out, initializer
-from mslab.core.tensor import Parameter, Tensor
+from mslab.core.initializer import HeUniform, Uniform, _calculate_fan_in_and_fan_out
+from mslab.core.tensor import Parameter, Tensor, initializer
 from mslab.nn.cell import Cell
 from mslab.nn.layer.basic import _check_int, _init_repr
 from mslab.ops import functional as F

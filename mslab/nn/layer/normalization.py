@@ -8,8 +8,7 @@ variance, and the moving statistics are updated in place:
 with ``ops.assign`` (a side effect kept in GRAPH mode too). In eval the moving statistics are used.
 Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
-from mslab.core.initializer import initializer
-from mslab.core.tensor import Parameter
+from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
