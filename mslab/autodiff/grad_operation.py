@@ -9,13 +9,12 @@ How the gradient is found depends on where it is called:
 * in PYNATIVE mode: ``fn`` runs eagerly on a tape, then the bprop rules run backwards over it.
 """
 from mslab.autodiff.backprop import backprop
-from mslab.core import state
+from mslab.core import graph_mode, state
 from mslab.core.context import is_graph_mode
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.ir.tape import Tape
 from mslab.ops import array_ops
-from mslab.runtime.compiled import CompileCache
 
 
 def _record_forward(fn, args):
@@ -74,17 +73,16 @@ class GradFunction:
     mode at top level the whole gradient computation is compiled once per input signature.
     """
 
-    def __init__(self, rule, fn, weights, cache):
+    def __init__(self, rule, fn, weights):
         self.rule = rule
         self.fn = fn
         self.weights = tuple(weights) if weights is not None else ()
-        self.cache = cache
         self._names_from = fn  # graph inputs take fn's parameter names
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
     def __call__(self, *args):
         if state.tracer is None and is_graph_mode():
-            return self.cache.call(self._compute, args)
+            return graph_mode.run_compiled(self, self._compute, args)
         return self._compute(*args)
 
     def _compute(self, *args):
@@ -107,18 +105,18 @@ class GradOperation:
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
-        self._caches = {}
+        self._functions = {}
 
     def __call__(self, fn, weights=None):
         if self.get_by_list and weights is None:
             raise TypeError("GradOperation(get_by_list=True) needs the weights: grad_op(net, weights)")
-        # The compiled graphs live on the GradOperation, per (function, weights): TrainOneStepCell-style
-        # code calls ``self.grad(self.network, self.weights)`` anew each step and must hit the cache.
+        # One gradient function per (function, weights), kept here with its compiled graphs:
+        # TrainOneStepCell-style code calls ``self.grad(self.network, self.weights)`` anew each step.
         key = (id(fn), tuple(map(id, weights or ())))
-        entry = self._caches.get(key)
-        if entry is None or entry[0] is not fn:
-            entry = self._caches[key] = (fn, weights, CompileCache(names_from=fn))
-        return GradFunction(self, fn, weights, entry[2])
+        gf = self._functions.get(key)
+        if gf is None or gf.fn is not fn:
+            gf = self._functions[key] = GradFunction(self, fn, weights)
+        return gf
 
     def select(self, args, weights):
         """Split a call's arguments into (inputs, input positions to differentiate, weights, sens)."""
@@ -190,9 +188,9 @@ def grad(fn, grad_position=0, weights=None, has_aux=False):
     weight_grads)``; ``grad_position=None`` with weights -> weight grads only; ``has_aux`` -> only the
     first output is differentiated and ``(grads, aux)`` is returned.
     """
-    return GradFunction(GradSpec(grad_position, weights, has_aux, False), fn, weights, CompileCache(names_from=fn))
+    return GradFunction(GradSpec(grad_position, weights, has_aux, False), fn, weights)
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False):
     """``mindspore.value_and_grad``: like ``grad`` but returns ``(outputs, grads)``."""
-    return GradFunction(GradSpec(grad_position, weights, has_aux, True), fn, weights, CompileCache(names_from=fn))
+    return GradFunction(GradSpec(grad_position, weights, has_aux, True), fn, weights)

@@ -7,7 +7,7 @@ Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, 
 Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
-from mslab.dataset import config, transforms, vision
+from mslab.dataset import config, pipeline_ops, transforms, vision
 from mslab.dataset.engine import Dataset, Iterator
 from mslab.dataset.sources import (
     GeneratorDataset,

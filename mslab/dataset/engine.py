@@ -95,6 +95,14 @@ class Dataset:
     """Base of every dataset node. Subclasses give ``_rows(run)``, ``_size()`` and ``_columns()``."""
 
     op_name = "Dataset"
+    # Pipeline operations (``pipeline_ops``) subclass Dataset and register under the method that makes
+    # them: ``class BatchDataset(Dataset, operation="batch")``. Dataset itself never imports them.
+    _operations = {}
+
+    def __init_subclass__(cls, operation=None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if operation is not None:
+            Dataset._operations[operation] = cls
 
     def __init__(self, children=()):
         self.children = list(children)
@@ -117,36 +125,36 @@ class Dataset:
         """Stack ``batch_size`` consecutive rows into one (each column gains a leading axis)."""
         if per_batch_map is not None or kwargs.get("pad_info"):
             raise NotImplementedError("batch: per_batch_map and pad_info are not supported by mslab")
-        return BatchDataset(self, batch_size, drop_remainder)
+        return self._operations["batch"](self, batch_size, drop_remainder)
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (a full shuffle when it holds them all)."""
-        return ShuffleDataset(self, buffer_size)
+        return self._operations["shuffle"](self, buffer_size)
 
     def map(self, operations=None, input_columns=None, output_columns=None, column_order=None,
             num_parallel_workers=None, python_multiprocessing=False, **kwargs):
         """Apply ``operations`` (one callable or a list, run in order) to ``input_columns`` of each row."""
-        return MapDataset(self, operations, input_columns, output_columns, column_order)
+        return self._operations["map"](self, operations, input_columns, output_columns, column_order)
 
     def repeat(self, count=None):
         """Run the pipeline ``count`` times in a row (forever when None or -1); shuffles reshuffle each time."""
-        return RepeatDataset(self, INFINITE if count is None else count)
+        return self._operations["repeat"](self, INFINITE if count is None else count)
 
     def take(self, count=-1):
         """The first ``count`` rows (all when -1)."""
-        return TakeDataset(self, count)
+        return self._operations["take"](self, count)
 
     def skip(self, count):
         """All rows but the first ``count``."""
-        return SkipDataset(self, count)
+        return self._operations["skip"](self, count)
 
     def project(self, columns):
         """Keep only ``columns``, in that order."""
-        return ProjectDataset(self, columns)
+        return self._operations["project"](self, columns)
 
     def rename(self, input_columns, output_columns):
         """Rename columns ``input_columns[i]`` to ``output_columns[i]``."""
-        return RenameDataset(self, input_columns, output_columns)
+        return self._operations["rename"](self, input_columns, output_columns)
 
     # ---- questions about the pipeline ----------------------------------------------------------
     def get_dataset_size(self):
@@ -163,7 +171,7 @@ class Dataset:
         """The batch size of the last ``batch`` in the pipeline (1 when there is none)."""
         node = self
         while node.children:
-            if isinstance(node, BatchDataset):
+            if node.op_name == "batch":
                 return node.batch_size
             node = node.children[0]
         return 1
@@ -172,7 +180,7 @@ class Dataset:
         """The count of the last ``repeat`` in the pipeline (1 when there is none)."""
         node = self
         while node.children:
-            if isinstance(node, RepeatDataset):
+            if node.op_name == "repeat":
                 return node.count
             node = node.children[0]
         return 1
@@ -278,15 +286,3 @@ class Iterator:
     def get_next(self):
         return next(self)
 
-
-# The operations live in their own module; it subclasses Dataset, so it is imported after it.
-from mslab.dataset.pipeline_ops import (  # noqa: E402
-    BatchDataset,
-    MapDataset,
-    ProjectDataset,
-    RenameDataset,
-    RepeatDataset,
-    ShuffleDataset,
-    SkipDataset,
-    TakeDataset,
-)

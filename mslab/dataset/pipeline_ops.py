@@ -9,7 +9,7 @@ import numpy as np
 from mslab.dataset.engine import INFINITE, Dataset, _as_list, _count, _to_numpy
 
 
-class BatchDataset(Dataset):
+class BatchDataset(Dataset, operation="batch"):
     op_name = "batch"
 
     def __init__(self, child, batch_size, drop_remainder):
@@ -49,7 +49,7 @@ class BatchDataset(Dataset):
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
 
-class ShuffleDataset(Dataset):
+class ShuffleDataset(Dataset, operation="shuffle"):
     op_name = "shuffle"
 
     def __init__(self, child, buffer_size):
@@ -74,7 +74,7 @@ class ShuffleDataset(Dataset):
             yield buf[j]
 
 
-class MapDataset(Dataset):
+class MapDataset(Dataset, operation="map"):
     op_name = "map"
 
     def __init__(self, child, operations, input_columns, output_columns, column_order):
@@ -134,7 +134,7 @@ class MapDataset(Dataset):
         return list(self.column_order or self._out_names)
 
 
-class RepeatDataset(Dataset):
+class RepeatDataset(Dataset, operation="repeat"):
     op_name = "repeat"
 
     def __init__(self, child, count):
@@ -157,7 +157,7 @@ class RepeatDataset(Dataset):
         return INFINITE if INFINITE in (n, self.count) else n * self.count
 
 
-class TakeDataset(Dataset):
+class TakeDataset(Dataset, operation="take"):
     op_name = "take"
 
     def __init__(self, child, count):
@@ -182,7 +182,7 @@ class TakeDataset(Dataset):
         return self.count if n == INFINITE else min(n, self.count)
 
 
-class SkipDataset(Dataset):
+class SkipDataset(Dataset, operation="skip"):
     op_name = "skip"
 
     def __init__(self, child, count):
@@ -199,7 +199,7 @@ class SkipDataset(Dataset):
         return n if n == INFINITE else max(n - self.count, 0)
 
 
-class ProjectDataset(Dataset):
+class ProjectDataset(Dataset, operation="project"):
     op_name = "project"
 
     def __init__(self, child, columns):
@@ -219,7 +219,7 @@ class ProjectDataset(Dataset):
         return list(self.columns)
 
 
-class RenameDataset(Dataset):
+class RenameDataset(Dataset, operation="rename"):
     op_name = "rename"
 
     def __init__(self, child, input_columns, output_columns):

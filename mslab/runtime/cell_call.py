@@ -9,7 +9,7 @@ import numpy as np
 
 from mslab.core import state
 from mslab.core.context import is_graph_mode
-from mslab.runtime.compiled import CompileCache
+from mslab.runtime.compiled import cache_of
 
 
 def _check_inputs(cell, args):
@@ -62,11 +62,10 @@ def call_cell(cell, args, kwargs):
 
 def compile_call(cell, args):
     """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs (traced and cached on first use)."""
-    cache = cell.__dict__.get("_compile_cache")
-    if cache is None:
-        cache = cell.__dict__["_compile_cache"] = CompileCache()
-        cell.__dict__["_construct_fn"] = _Construct(cell)
-    return cache.get(cell.__dict__["_construct_fn"], args)
+    construct = cell.__dict__.get("_construct_fn")
+    if construct is None:
+        construct = cell.__dict__["_construct_fn"] = _Construct(cell)
+    return cache_of(cell).get(construct, args)
 
 
 def compiled_graphs(cell):

@@ -9,7 +9,7 @@ import inspect
 
 import numpy as np
 
-from mslab.core import state
+from mslab.core import graph_mode, state
 from mslab.core.errors import GraphModeError
 from mslab.core.pytree import flatten, unflatten
 from mslab.core.tensor import Tensor
@@ -159,6 +159,22 @@ class CompileCache:
 
     def call(self, fn, args):
         return self.get(fn, args).run(args)
+
+
+def cache_of(owner, names_from=None):
+    """The CompileCache kept on ``owner`` (a Cell, a gradient function), made on first use."""
+    cache = owner.__dict__.get("_compile_cache")
+    if cache is None:
+        cache = owner.__dict__["_compile_cache"] = CompileCache(names_from=names_from)
+    return cache
+
+
+def run_compiled(owner, fn, args):
+    """A top-level GRAPH-mode call of a gradient function: compiled once per signature, graphs kept on ``owner``."""
+    return cache_of(owner, names_from=owner).call(fn, args)
+
+
+graph_mode.install(run_compiled)
 
 
 class jit:
