@@ -11,9 +11,9 @@ import re
 from html import escape, unescape
 
 from mslab.ir.graph import Value
+from mslab.lab.values import NO_VALUES
 from mslab.lab.viz import GraphPicture, GraphvizNotFound, render_dot
 from mslab.lab.widgets import _values
-from mslab.runtime.executor import Executor
 
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
@@ -74,25 +74,6 @@ def _frame_key(key):
     return key[4:] if key.startswith("box:") else key
 
 
-class RunValues:
-    """Every value of one run of a graph, from ``Executor.steps`` (what GraphView.run shows)."""
-
-    def __init__(self, graph, arrays):
-        self.env = None
-        for _, env in Executor(graph).steps(list(arrays)):
-            self.env = env
-
-    def value(self, v):
-        if self.env is None:
-            return v.array if getattr(v, "kind", "") == "const" else None
-        if v.kind == "param":
-            return v.handle._data
-        return self.env[v]
-
-    def gradient(self, v):
-        return None
-
-
 class GraphPane:
     """One drawable graph with the options a widget changes (collapse depth, highlight) and its values."""
 
@@ -107,7 +88,7 @@ class GraphPane:
         self.expanded, self.collapsed = set(), set()  # frame keys opened / folded by clicks, over the depth rule
         self.title = title or self.graph.name
         self.grad_edges = grad_edges
-        self.values = None  # anything with value(v) and gradient(v): a TrainStepSession, a RunValues
+        self.values = NO_VALUES  # a mslab.lab.values.ValueSource: RunValues, TapeValues, a TrainStepSession
         self.by_name = {n.out.name: n for n in self.graph.nodes}
         self.by_value = {}
         for kind, vs in (("input", self.graph.inputs), ("param", self.graph.params), ("const", self.graph.consts)):
@@ -186,13 +167,13 @@ class GraphPane:
 
     # ---- inspecting ------------------------------------------------------------------------------
     def _value_info(self, v):
-        if self.values is None or v is None:
+        if v is None:
             return {}
         out = {}
         val = self.values.value(v)
         if val is not None:
             out["value"] = _values.summary(val)
-        grad = self.values.gradient(v) if hasattr(self.values, "gradient") else None
+        grad = self.values.gradient(v)
         if grad is not None:
             out["gradient"] = _values.summary(grad)
         return out
