@@ -289,3 +289,17 @@ def test_expand_and_collapse_override_the_depth_per_cell():
     assert '"box:network/_backbone/fc1"' not in viz.to_dot(t, expand={fc1})
     if viz.have_dot():
         assert "box:network/_backbone/fc1" not in viz.to_svg(t, expand={fc1})
+
+
+def test_view_keys_are_made_and_parsed_in_one_place():
+    """mslab.lab.viz.keys makes every kind of key and parses it back; walk's keys are all of those kinds."""
+    from mslab.lab.viz import keys
+    made = {keys.node_key("%7"): ("node", "%7"), keys.box_key("network/fc1#2"): ("box", "network/fc1#2"),
+            keys.hidden_key("%3"): ("hidden", "%3"), keys.output_key(1): ("output", 1)}
+    for key, parsed in made.items():
+        assert keys.parse(key) == parsed
+    assert keys.cell_frame(keys.box_key(keys.grad_frame("fc1"))) == "fc1"
+    assert keys.cell_frame(keys.BACKWARD_FRAME) is None
+    assert keys.frame_of_cluster(keys.cluster_id("fc1")) == "fc1"
+    v = viz.walk(ms.trace(Net(), X))
+    assert {keys.parse(n.key)[0] for n in v.nodes} == {"node", "input", "param", "output"}

@@ -10,6 +10,18 @@
 // DOM hooks for tests: data-mslab-role on controls, data-mslab-node / data-mslab-cluster on SVG groups
 // (added by Python), .mslab-highlight / .mslab-current / .mslab-selected classes on node groups.
 
+// ---- view keys -------------------------------------------------------------------------------------
+// The one place the front-end reads a view key (Python makes them in mslab/lab/viz/keys.py): "box:fc1",
+// "hidden:%3", "input:x", "param:fc1.weight", "const:const0", "output:0", or an op's IR name ("%7").
+const MSLAB_KEY_KINDS = ["box", "hidden", "input", "param", "const", "output"];
+
+function mslabKeyKind(key) {
+  const i = key.indexOf(":");
+  const kind = i < 0 ? "" : key.slice(0, i);
+  return MSLAB_KEY_KINDS.includes(kind) ? kind : "node";
+}
+
+// ---- DOM helpers -----------------------------------------------------------------------------------
 function mslabEl(tag, attrs, children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -203,7 +215,7 @@ function mountGraph(root, model, prefix) {
     if (node) {
       // A collapsed Cell call opens (Python then shows the Cell in the inspector); other nodes are inspected.
       const key = node.getAttribute("data-mslab-node");
-      send({ type: key.startsWith("box:") ? "expand" : "click", key });
+      send({ type: mslabKeyKind(key) === "box" ? "expand" : "click", key });
       return;
     }
     // A Cell's frame folds back into a box (a frame that is no Cell call is only described).
