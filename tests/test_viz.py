@@ -13,6 +13,7 @@ import mslab.nn as nn
 import mslab.ops as ops
 import mslab.viz as viz
 from mslab import Tensor
+from mslab.core.context import in_mode
 from mslab.lab.viz import render
 from mslab.lab.viz.dot import STYLES
 
@@ -169,7 +170,7 @@ def test_training_graph_has_forward_backward_and_optimizer():
 
 def test_tape_view_matches_the_trace():
     net = Net()
-    with ms.testing.in_mode(ms.GRAPH_MODE):  # tape_graph runs eagerly whatever the mode
+    with in_mode(ms.GRAPH_MODE):  # tape_graph runs eagerly whatever the mode
         tape = viz.tape_graph(net, X)
     assert [n.op for n in tape.graph.nodes] == [n.op for n in ms.trace(net, X).nodes]
     assert tape.view.phases == ("forward",)
