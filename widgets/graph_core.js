@@ -34,6 +34,8 @@ function mslabEl(tag, attrs, children) {
   return e;
 }
 
+// ---- value text --------------------------------------------------------------------------------------
+// The one formatter of values (summaries from mslab/lab/widgets/_values.py); its Python twin is _values.text.
 function mslabFmt(x) {
   if (typeof x === "string") return x;
   if (x === null || x === undefined) return "";
@@ -42,6 +44,15 @@ function mslabFmt(x) {
   return String(Math.round(x * 1e5) / 1e5);
 }
 
+// One line: the number of a one-number value, else dtype, shape and the first numbers.
+function mslabShort(s) {
+  if (!s) return "(not computed yet)";
+  if (s.size === 1) return mslabFmt(s.numbers[0]);
+  const nums = s.numbers.slice(0, 6).map(mslabFmt).join(", ");
+  return `${s.dtype}[${s.shape.join(", ")}] [${nums}${s.size > 6 ? ", ..." : ""}]`;
+}
+
+// ---- pictures of values ------------------------------------------------------------------------------
 const MSLAB_SVGNS = "http://www.w3.org/2000/svg";
 
 function mslabSvg(tag, attrs) {
@@ -97,7 +108,7 @@ function mslabValueBlock(label, s, role) {
   const box = mslabEl("div", { class: "mslab-value", "data-mslab-role": role });
   box.appendChild(mslabEl("div", { class: "mslab-value-title", text: label }));
   if (!s) { box.appendChild(mslabEl("div", { text: "(not computed yet)" })); return box; }
-  const stats = s.size === 1 ? `= ${mslabFmt(s.numbers[0])}` :
+  const stats = s.size === 1 ? `= ${mslabShort(s)}` :
     `${s.dtype}[${s.shape.join(", ")}]  min ${mslabFmt(s.min)}  max ${mslabFmt(s.max)}  mean ${mslabFmt(s.mean)}` +
     `  std ${mslabFmt(s.std)}`;
   box.appendChild(mslabEl("div", { class: "mslab-stats", text: stats }));
