@@ -240,7 +240,8 @@ class GraphHost:
 
     def _init_host(self, panes):
         self._panes = panes  # prefix -> GraphPane
-        self._hl = {p: [] for p in panes}
+        self._hl = {p: [] for p in panes}  # what to outline, as given (names, Nodes): re-keyed after each redraw
+        self._current_names = {p: [] for p in panes}
         for prefix in panes:
             self._redraw(prefix)
         self.on_msg(self._on_msg)
@@ -257,14 +258,12 @@ class GraphHost:
     def _apply_highlight(self, prefix):
         pane = self._panes[prefix]
         setattr(self, prefix + "highlighted", pane.keys_for(self._hl[prefix]))
-        cur = getattr(self, "_current_names", {}).get(prefix, ())
-        keys = pane.keys_for(cur) if cur else []
-        setattr(self, prefix + "current", keys[0] if keys else "")
+        cur = self._current_names[prefix]
+        found = pane.keys_for(cur) if cur else []
+        setattr(self, prefix + "current", found[0] if found else "")
 
     def _set_highlight(self, prefix, names, current=()):
         self._hl[prefix] = list(names)
-        if not hasattr(self, "_current_names"):
-            self._current_names = {}
         self._current_names[prefix] = list(current)
         self._apply_highlight(prefix)
 
