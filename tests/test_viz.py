@@ -13,6 +13,7 @@ import mslab.nn as nn
 import mslab.ops as ops
 import mslab.viz as viz
 from mslab import Tensor
+from mslab.core.context import in_mode
 from mslab.lab.viz import render
 from mslab.lab.viz.dot import STYLES
 
@@ -169,7 +170,7 @@ def test_training_graph_has_forward_backward_and_optimizer():
 
 def test_tape_view_matches_the_trace():
     net = Net()
-    with ms.testing.in_mode(ms.GRAPH_MODE):  # tape_graph runs eagerly whatever the mode
+    with in_mode(ms.GRAPH_MODE):  # tape_graph runs eagerly whatever the mode
         tape = viz.tape_graph(net, X)
     assert [n.op for n in tape.graph.nodes] == [n.op for n in ms.trace(net, X).nodes]
     assert tape.view.phases == ("forward",)
@@ -289,3 +290,17 @@ def test_expand_and_collapse_override_the_depth_per_cell():
     assert '"box:network/_backbone/fc1"' not in viz.to_dot(t, expand={fc1})
     if viz.have_dot():
         assert "box:network/_backbone/fc1" not in viz.to_svg(t, expand={fc1})
+
+
+def test_view_keys_are_made_and_parsed_in_one_place():
+    """mslab.lab.viz.keys makes every kind of key and parses it back; walk's keys are all of those kinds."""
+    from mslab.lab.viz import keys
+    made = {keys.node_key("%7"): ("node", "%7"), keys.box_key("network/fc1#2"): ("box", "network/fc1#2"),
+            keys.hidden_key("%3"): ("hidden", "%3"), keys.output_key(1): ("output", 1)}
+    for key, parsed in made.items():
+        assert keys.parse(key) == parsed
+    assert keys.cell_frame(keys.box_key(keys.grad_frame("fc1"))) == "fc1"
+    assert keys.cell_frame(keys.BACKWARD_FRAME) is None
+    assert keys.frame_of_cluster(keys.cluster_id("fc1")) == "fc1"
+    v = viz.walk(ms.trace(Net(), X))
+    assert {keys.parse(n.key)[0] for n in v.nodes} == {"node", "input", "param", "output"}

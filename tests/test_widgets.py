@@ -8,6 +8,7 @@ import pytest
 
 import mslab as ms
 from mslab import context, nn
+from mslab.lab.values import NO_VALUES, ValueSource
 from mslab.lab.widgets import ComparePanel, GraphView, LossPlot, StepThrough, TapeView, _assets, compare_panel
 from mslab.lab.widgets.step_through import ACTIONS
 from mslab.viz import have_dot
@@ -154,6 +155,18 @@ def test_graph_view_values_after_run():
     got = np.array(v.inspector["value"]["numbers"]).reshape(5, 4)
     np.testing.assert_allclose(got, expect, rtol=1e-5, atol=1e-6)
     assert np.array(v.inspector["value"]["matrix"]).shape == (5, 4)  # heat-map data
+    assert "gradient" not in v.inspector  # a run knows no gradients: RunValues says so with None
+
+
+def test_every_value_source_declares_the_protocol():
+    """The graph panes read numbers only through mslab.lab.values.ValueSource; each source declares it."""
+    x, y = data()
+    st = StepThrough(make(), x, y)
+    tv = TapeView(make().network, x, y)
+    gv = GraphView(ms.trace(Net(), x)).run(x)
+    for pane in (st.pane, tv.tape_pane, tv.graph_pane, gv.pane):
+        assert isinstance(pane.values, ValueSource)
+    assert tv.graph_pane.values is NO_VALUES and NO_VALUES.gradient(tv.graph_pane.graph.inputs[0]) is None
 
 
 @pytest.mark.parametrize("mode", [context.GRAPH_MODE, context.PYNATIVE_MODE], ids=["graph", "pynative"])

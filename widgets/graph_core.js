@@ -10,6 +10,18 @@
 // DOM hooks for tests: data-mslab-role on controls, data-mslab-node / data-mslab-cluster on SVG groups
 // (added by Python), .mslab-highlight / .mslab-current / .mslab-selected classes on node groups.
 
+// ---- view keys -------------------------------------------------------------------------------------
+// The one place the front-end reads a view key (Python makes them in mslab/lab/viz/keys.py): "box:fc1",
+// "hidden:%3", "input:x", "param:fc1.weight", "const:const0", "output:0", or an op's IR name ("%7").
+const MSLAB_KEY_KINDS = ["box", "hidden", "input", "param", "const", "output"];
+
+function mslabKeyKind(key) {
+  const i = key.indexOf(":");
+  const kind = i < 0 ? "" : key.slice(0, i);
+  return MSLAB_KEY_KINDS.includes(kind) ? kind : "node";
+}
+
+// ---- DOM helpers -----------------------------------------------------------------------------------
 function mslabEl(tag, attrs, children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -22,6 +34,8 @@ function mslabEl(tag, attrs, children) {
   return e;
 }
 
+// ---- value text --------------------------------------------------------------------------------------
+// The one formatter of values (summaries from mslab/lab/widgets/_values.py); its Python twin is _values.text.
 function mslabFmt(x) {
   if (typeof x === "string") return x;
   if (x === null || x === undefined) return "";
@@ -30,6 +44,15 @@ function mslabFmt(x) {
   return String(Math.round(x * 1e5) / 1e5);
 }
 
+// One line: the number of a one-number value, else dtype, shape and the first numbers.
+function mslabShort(s) {
+  if (!s) return "(not computed yet)";
+  if (s.size === 1) return mslabFmt(s.numbers[0]);
+  const nums = s.numbers.slice(0, 6).map(mslabFmt).join(", ");
+  return `${s.dtype}[${s.shape.join(", ")}] [${nums}${s.size > 6 ? ", ..." : ""}]`;
+}
+
+// ---- pictures of values ------------------------------------------------------------------------------
 const MSLAB_SVGNS = "http://www.w3.org/2000/svg";
 
 function mslabSvg(tag, attrs) {
@@ -85,7 +108,7 @@ function mslabValueBlock(label, s, role) {
   const box = mslabEl("div", { class: "mslab-value", "data-mslab-role": role });
   box.appendChild(mslabEl("div", { class: "mslab-value-title", text: label }));
   if (!s) { box.appendChild(mslabEl("div", { text: "(not computed yet)" })); return box; }
-  const stats = s.size === 1 ? `= ${mslabFmt(s.numbers[0])}` :
+  const stats = s.size === 1 ? `= ${mslabShort(s)}` :
     `${s.dtype}[${s.shape.join(", ")}]  min ${mslabFmt(s.min)}  max ${mslabFmt(s.max)}  mean ${mslabFmt(s.mean)}` +
     `  std ${mslabFmt(s.std)}`;
   box.appendChild(mslabEl("div", { class: "mslab-stats", text: stats }));
@@ -203,7 +226,7 @@ function mountGraph(root, model, prefix) {
     if (node) {
       // A collapsed Cell call opens (Python then shows the Cell in the inspector); other nodes are inspected.
       const key = node.getAttribute("data-mslab-node");
-      send({ type: key.startsWith("box:") ? "expand" : "click", key });
+      send({ type: mslabKeyKind(key) === "box" ? "expand" : "click", key });
       return;
     }
     // A Cell's frame folds back into a box (a frame that is no Cell call is only described).

@@ -1,13 +1,6 @@
 // step_through.js: StepThrough, controls + stage chips + explanation + the graph pane + values panel
 // (graph_core.js is prepended by Python). Buttons send {type: "step", action}; chips {type: "goto-stage"}.
 
-function mslabShort(s) {
-  if (!s) return "(not computed yet)";
-  if (s.size === 1) return mslabFmt(s.numbers[0]);
-  const nums = s.numbers.slice(0, 6).map(mslabFmt).join(", ");
-  return `${s.dtype}[${s.shape.join(", ")}] [${nums}${s.size > 6 ? ", ..." : ""}]`;
-}
-
 function mslabValuesPanel(panel, v) {
   panel.replaceChildren();
   if (!v || !v.params) return;

@@ -27,9 +27,11 @@ the Cell from the snapshot taken at the start and replays up to the earlier posi
 import numpy as np
 
 from mslab.core import context
+from mslab.core.context import in_mode
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Value
+from mslab.ir.graph import Node, Value
+from mslab.ir.tape import record
 from mslab.lab.stages import (  # noqa: F401  (re-exported: the stage names belong to the session's API)
     BACKWARD_S,
     EMPTY,
@@ -47,22 +49,35 @@ from mslab.lab.stages import (  # noqa: F401  (re-exported: the stage names belo
     output_gradient_value,
     stage_of,
 )
+from mslab.lab.values import ValueSource
 from mslab.runtime.cell_call import compile_call
 from mslab.runtime.compiled import tensor_leaves
 
 
-class TrainStepSession:
+class TrainStepSession(ValueSource):
     """Walk one real training step of ``train_cell(*inputs)`` stage by stage or node by node.
 
     ``mode``: ``mslab.GRAPH_MODE`` or ``mslab.PYNATIVE_MODE`` (default: the current context). Creating a
     session changes nothing in PYNATIVE mode either: the recorded call's effects are undone until stepping
-    replays them. At ``position`` p the first p nodes of ``order`` have run.
+    replays them. At ``position`` p the first p nodes of ``order`` have run. As a ``ValueSource`` it
+    answers ``value`` and ``gradient`` for the graph views.
     """
 
     def __init__(self, train_cell, *inputs, mode=None):
         self.cell = train_cell
         self.inputs = inputs
         self.mode = context.get_context("mode") if mode is None else mode
+        self.rebuild()
+
+    # ---- building --------------------------------------------------------------------------------
+    def rebuild(self):
+        """Build the session afresh from the Cell's weights as they are NOW: a new snapshot, a new compile or
+        recording, and back to position 0.
+
+        ``goto`` calls it when the network was trained after the session was made, so that "before" values and
+        the step it shows are the ones a plain call would make today.
+        """
+        train_cell, inputs = self.cell, self.inputs
         self.params = list(dict.fromkeys(train_cell.get_parameters()))
         self.snapshot = {id(p): p._data.copy() for p in self.params}
         self.weights = list(getattr(train_cell, "weights", None) or train_cell.trainable_params())
@@ -86,11 +101,9 @@ class TrainStepSession:
         self.position = 0
         self._cursor = -1
         self._restart()
+        return self
 
-    # ---- building --------------------------------------------------------------------------------
     def _record(self):
-        from mslab.core.context import in_mode
-        from mslab.ir.tape import record
         with in_mode(context.PYNATIVE_MODE), record(type(self.cell).__name__) as tape:
             out = self.cell(*self.inputs)
             leaves, _ = flatten(out)
@@ -164,7 +177,7 @@ class TrainStepSession:
         if self.position == 0 and p > 0 and self._weights_changed():
             # Someone trained the network since this session was made: start from today's weights,
             # or "before" values and the recorded step would describe weights that no longer exist.
-            self.__init__(self.cell, *self.inputs, mode=self.mode)
+            self.rebuild()
         if p > self.position:
             self._advance_to(p)
         self._cursor = self._stage_of_position(p) if cursor is None else cursor
@@ -228,7 +241,7 @@ class TrainStepSession:
 
     def value(self, v):
         """The numpy value of a Value or node at the current position (None if it has not run yet)."""
-        if hasattr(v, "out"):
+        if isinstance(v, Node):
             v = v.out
         if v.kind == "node" and not self.has_run(v.node):
             return None
@@ -271,7 +284,7 @@ class TrainStepSession:
     def gradient(self, v):
         """The gradient belonging to a Value or node at the current position: for a trainable weight, what the
         optimizer read; for a forward node, d(loss)/d(its output). None if not known or not computed yet."""
-        if hasattr(v, "out"):
+        if isinstance(v, Node):
             v = v.out
         if v.kind == "param":
             for w, g in zip(self.weights, self.grad_vs):

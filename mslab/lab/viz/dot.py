@@ -6,6 +6,8 @@ same DOT, character for character.
 """
 from html import escape
 
+from mslab.lab.viz import keys
+
 # kind -> (shape, fill, border, font colour, extra style)
 STYLES = {
     "input": ("ellipse", "#dbeafe", "#1d4ed8", "#1e3a8a", ""),
@@ -98,7 +100,7 @@ def view_to_dot(view, rankdir="TB", legend=True):
             out.append(_node_line(vn, indent))
         for c in children.get(cluster_key, []):
             fill, border, font = CLUSTER_STYLES.get(c.kind, CLUSTER_STYLES["scope"])
-            out.append(f"{indent}subgraph {quote('cluster_' + c.key)} {{")
+            out.append(f"{indent}subgraph {quote(keys.cluster_id(c.key))} {{")
             out.append(f'{indent}  label={_html_label(c.label, [], True)}; tooltip={quote(c.tooltip or c.label)};')
             out.append(f'{indent}  style="rounded,filled"; fillcolor="{fill}"; color="{border}"; '
                        f'fontcolor="{font}"; fontsize=9; labeljust=l; margin=6;')

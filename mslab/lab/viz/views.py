@@ -10,6 +10,7 @@ from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.ir.graph import BACKWARD
 from mslab.ir.tape import record
 from mslab.lab.viz.picture import GraphPicture
+from mslab.nn.cell import Cell
 from mslab.runtime.compiled import input_names, trace
 
 
@@ -31,7 +32,7 @@ def backward_graph(fn, *inputs, weights=None, grad_position="auto", **options):
     ``phases=None`` to see forward and backward together. Each backward node names the forward node
     it is the gradient of ("grad of %3 MatMul").
     """
-    if weights is None and hasattr(fn, "trainable_params"):
+    if weights is None and isinstance(fn, Cell):
         weights = fn.trainable_params()
     weights = ParameterTuple(weights) if weights else None
     if grad_position == "auto":

@@ -5,19 +5,19 @@ Every node group in the SVG carries ``data-mslab-node="<view key>"`` (an IR name
 ``param:fc1.weight``, or ``box:<scope>`` for a collapsed Cell call) and ``data-mslab-kind``; every
 Cell frame carries ``data-mslab-cluster="<scope key>"``; highlighted nodes get the ``mslab-highlight``
 class and the node that ran last ``mslab-current``. The keys are the ones mslab.lab.viz puts in the DOT
-(each node group's ``id`` and ``<title>``), so nothing here changes the drawing itself.
+(each node group's ``id`` and ``<title>``), so nothing here changes the drawing itself; they are made and
+read only through ``mslab.lab.viz.keys``.
 """
 import re
 from html import escape, unescape
 
-from mslab.ir.graph import Value
-from mslab.lab.viz import GraphPicture, GraphvizNotFound, render_dot
+from mslab.ir.graph import Node, Value
+from mslab.lab.values import NO_VALUES
+from mslab.lab.viz import GraphPicture, GraphvizNotFound, keys, render_dot
 from mslab.lab.widgets import _values
-from mslab.runtime.executor import Executor
 
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
-_GRAD = "\u2207"
 
 STATIC_CSS = """
 .mslab-static svg .mslab-highlight polygon, .mslab-static svg .mslab-highlight ellipse {
@@ -40,57 +40,12 @@ def annotate(svg, kinds, highlighted=(), current=""):
                 f'data-mslab-kind="{escape(kinds.get(key, ""), quote=True)}">\n<title>{escape(key)}</title>')
 
     def cluster(m):
-        key = unescape(m.group(2))
-        key = key[len("cluster_"):] if key.startswith("cluster_") else key
+        key = keys.frame_of_cluster(unescape(m.group(2)))
         return (f'<g id="{m.group(1)}" class="cluster" data-mslab-cluster="{escape(key, quote=True)}">\n'
                 f'<title>{m.group(2)}</title>')
 
     svg = _NODE_G.sub(node, svg)
     return _CLUSTER_G.sub(cluster, svg)
-
-
-def _scope_key(key):
-    """The walk's frame key for a box or frame key (``box:∇fc1`` -> ``fc1``); None if no Cell call or update."""
-    key = key[4:] if key.startswith("box:") else key
-    if key.startswith(_GRAD):
-        key = key[1:]
-    if "/update:" in key or key.startswith("update:"):
-        return key
-    return key if _depth_of(key) is not None else None
-
-
-def _depth_of(key):
-    """How deep a Cell scope key is (``network/_backbone/fc1#2`` -> 3); None if it is no Cell scope."""
-    key = key[4:] if key.startswith("box:") else key
-    if key.startswith(_GRAD):
-        key = key[1:]
-    if not key or key == "backward" or "/update:" in key or key.startswith("update:"):
-        return None
-    return len([p for p in key.split("/") if p])
-
-
-def _frame_key(key):
-    """``box:fc1`` -> ``fc1``: the frame a box becomes when opened (and the other way round)."""
-    return key[4:] if key.startswith("box:") else key
-
-
-class RunValues:
-    """Every value of one run of a graph, from ``Executor.steps`` (what GraphView.run shows)."""
-
-    def __init__(self, graph, arrays):
-        self.env = None
-        for _, env in Executor(graph).steps(list(arrays)):
-            self.env = env
-
-    def value(self, v):
-        if self.env is None:
-            return v.array if getattr(v, "kind", "") == "const" else None
-        if v.kind == "param":
-            return v.handle._data
-        return self.env[v]
-
-    def gradient(self, v):
-        return None
 
 
 class GraphPane:
@@ -107,12 +62,11 @@ class GraphPane:
         self.expanded, self.collapsed = set(), set()  # frame keys opened / folded by clicks, over the depth rule
         self.title = title or self.graph.name
         self.grad_edges = grad_edges
-        self.values = None  # anything with value(v) and gradient(v): a TrainStepSession, a RunValues
+        self.values = NO_VALUES  # a mslab.lab.values.ValueSource: RunValues, TapeValues, a TrainStepSession
         self.by_name = {n.out.name: n for n in self.graph.nodes}
         self.by_value = {}
-        for kind, vs in (("input", self.graph.inputs), ("param", self.graph.params), ("const", self.graph.consts)):
-            for v in vs:
-                self.by_value[f"{kind}:{v.name}"] = v
+        for v in self.graph.inputs + self.graph.params + self.graph.consts:
+            self.by_value[keys.value_key(v)] = v
         self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
         self._picture = self._svg = None
 
@@ -172,27 +126,25 @@ class GraphPane:
         """View keys showing the given nodes: IR names (``%12``), Nodes, Values, or view keys."""
         want = set()
         for it in items:
-            if hasattr(it, "out"):
-                it = it.out.name
-            elif isinstance(it, Value):
-                it = it.name if it.kind == "node" else f"{it.kind}:{it.name}"
-            want.add(str(it))
-        keys = []
+            if isinstance(it, Node):
+                it = it.out
+            want.add(keys.value_key(it) if isinstance(it, Value) else str(it))
+        found = []
         for vn in self.view.nodes:
-            if vn.key in want or any(m in want for m in vn.members) or \
-                    (vn.key.startswith("hidden:") and vn.key[7:] in want):
-                keys.append(vn.key)
-        return keys
+            kind, payload = keys.parse(vn.key)
+            if vn.key in want or any(m in want for m in vn.members) or (kind == keys.HIDDEN and payload in want):
+                found.append(vn.key)
+        return found
 
     # ---- inspecting ------------------------------------------------------------------------------
     def _value_info(self, v):
-        if self.values is None or v is None:
+        if v is None:
             return {}
         out = {}
         val = self.values.value(v)
         if val is not None:
             out["value"] = _values.summary(val)
-        grad = self.values.gradient(v) if hasattr(self.values, "gradient") else None
+        grad = self.values.gradient(v)
         if grad is not None:
             out["gradient"] = _values.summary(grad)
         return out
@@ -209,10 +161,10 @@ class GraphPane:
             ms = [self.by_name[m] for m in vn.members if m in self.by_name]
             f += [["Cell call", vn.title], ["ops", str(len(ms))], ["scope", ms[0].scope if ms else ""]]
             info["members"] = [[m.out.name, m.op, m.out.type_str, m.source] for m in ms]
-            info["expandable"] = _scope_key(key) is not None
+            info["expandable"] = keys.cell_frame(key) is not None
             return info
-        name = key[7:] if key.startswith("hidden:") else key
-        n = self.by_name.get(name)
+        kind, payload = keys.parse(key)
+        n = self.by_name.get(payload) if kind in (keys.NODE, keys.HIDDEN) else None
         if n is not None:
             f += [["name", n.out.name], ["op", n.op], ["phase", n.phase]]
             f += [[k, repr(v)] for k, v in n.prim.attrs.items()]
@@ -224,8 +176,8 @@ class GraphPane:
             info.update(self._value_info(n.out))
             return info
         v = self.by_value.get(key)
-        if v is None and key.startswith("output:"):
-            v = self.graph.outputs[int(key.split(":")[1])]
+        if v is None and kind == keys.OUTPUT:
+            v = self.graph.outputs[payload]
             f.append(["value of", v.name])
         if v is not None:
             f += [["name", v.name], ["kind", {"param": "Parameter", "input": "graph input", "const": "constant"}
@@ -237,7 +189,7 @@ class GraphPane:
     def inspect_cluster(self, key):
         label = next((c.label for c in self.view.clusters if c.key == key), key)
         return {"key": key, "title": label, "kind": "cluster", "cluster": True,
-                "collapsible": _scope_key(key) is not None, "fields": [["frame", label], ["scope", key]]}
+                "collapsible": keys.cell_frame(key) is not None, "fields": [["frame", label], ["scope", key]]}
 
     def expand(self, key):
         """Open one collapsed Cell call (a ``box:`` key or a frame key); the others keep their state.
@@ -246,7 +198,7 @@ class GraphPane:
         (its inner Cells then fold as the depth rule says when they lie past its depth). A backward box
         (``box:∇fc1``) opens its forward Cell too: the two are drawn alike.
         """
-        k = _scope_key(key)
+        k = keys.cell_frame(key)
         if k is None:
             return False
         self._override(self.collapsed, k, False)
@@ -256,7 +208,7 @@ class GraphPane:
 
     def collapse(self, key):
         """Fold one Cell call (a frame key such as ``network/_backbone/fc1``) into a box."""
-        k = _scope_key(key)
+        k = keys.cell_frame(key)
         if k is None:
             return False
         self._override(self.expanded, k, False)
@@ -272,9 +224,9 @@ class GraphPane:
         """Whether Cell call ``k`` is drawn as a box (``box=True``) or as a frame, forward or backward."""
         if box:
             shown = {vn.key for vn in self.view.nodes if vn.collapsed}
-            return "box:" + k in shown or "box:" + _GRAD + k in shown
+            return keys.box_key(k) in shown or keys.box_key(keys.grad_frame(k)) in shown
         frames = {c.key for c in self.view.clusters}
-        return k in frames or _GRAD + k in frames
+        return k in frames or keys.grad_frame(k) in frames
 
     def static_html(self, highlighted=(), current=""):
         return f'<div class="mslab-static"><style>{STATIC_CSS}</style>{self.svg(highlighted, current)}</div>'
@@ -288,7 +240,8 @@ class GraphHost:
 
     def _init_host(self, panes):
         self._panes = panes  # prefix -> GraphPane
-        self._hl = {p: [] for p in panes}
+        self._hl = {p: [] for p in panes}  # what to outline, as given (names, Nodes): re-keyed after each redraw
+        self._current_names = {p: [] for p in panes}
         for prefix in panes:
             self._redraw(prefix)
         self.on_msg(self._on_msg)
@@ -305,14 +258,12 @@ class GraphHost:
     def _apply_highlight(self, prefix):
         pane = self._panes[prefix]
         setattr(self, prefix + "highlighted", pane.keys_for(self._hl[prefix]))
-        cur = getattr(self, "_current_names", {}).get(prefix, ())
-        keys = pane.keys_for(cur) if cur else []
-        setattr(self, prefix + "current", keys[0] if keys else "")
+        cur = self._current_names[prefix]
+        found = pane.keys_for(cur) if cur else []
+        setattr(self, prefix + "current", found[0] if found else "")
 
     def _set_highlight(self, prefix, names, current=()):
         self._hl[prefix] = list(names)
-        if not hasattr(self, "_current_names"):
-            self._current_names = {}
         self._current_names[prefix] = list(current)
         self._apply_highlight(prefix)
 
@@ -338,7 +289,7 @@ class GraphHost:
             if pane.expand(key):
                 self._redraw(prefix)
                 setattr(self, prefix + "selected", "")
-                setattr(self, prefix + "inspector", pane.inspect_cluster(_frame_key(key)))
+                setattr(self, prefix + "inspector", pane.inspect_cluster(keys.frame_of(key)))
             else:
                 setattr(self, prefix + "selected", key)
                 setattr(self, prefix + "inspector", pane.inspect(key))
@@ -346,7 +297,7 @@ class GraphHost:
             # A click on a Cell's frame: fold just that Cell into a box, and show the box.
             if pane.collapse(key):
                 self._redraw(prefix)
-                box = "box:" + _frame_key(key)
+                box = keys.box_key(keys.frame_of(key))
                 shown = any(vn.key == box for vn in pane.view.nodes)
                 setattr(self, prefix + "selected", box if shown else "")
                 setattr(self, prefix + "inspector", pane.inspect(box) if shown else {})

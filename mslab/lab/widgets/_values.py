@@ -38,13 +38,19 @@ def summary(a):
     return out
 
 
-def text(a, limit=8):
-    """A one-line text form: the scalar, or shape and the first numbers."""
+def text(a, limit=4, bare_one=False):
+    """The one-line text of a value: the number of a scalar, or dtype, shape and the first ``limit`` numbers,
+    such as ``float32[5, 1] [1.003, -0.9905, -3.98, -4.977, ...]``.
+
+    ``bare_one``: print any value holding one number (a ``[1, 1]`` weight) as that number alone, as a table of
+    small weights wants; otherwise only a scalar loses its shape. None (nothing computed) says so. The
+    front-end's twin, for the summaries it receives, is ``mslabShort`` in widgets/graph_core.js.
+    """
     if a is None:
         return "(not computed yet)"
     a = np.asarray(a)
-    if a.ndim == 0:
-        return f"{num(a):g}"
+    if a.ndim == 0 or (bare_one and a.size == 1):
+        return f"{num(a.item()):g}"
     flat = a.ravel()
     nums = ", ".join(f"{num(x, 4):g}" for x in flat[:limit])
     more = ", ..." if flat.size > limit else ""

@@ -13,6 +13,12 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
+import mslab as ms
+from mslab import nn
+from mslab.core.context import in_mode
+from mslab.core.tensor import ParameterTuple
+from mslab.ops import GradOperation
+
 CONCEPTS = ("dataset", "network", "loss", "optimizer", "training step", "autodiff")
 FRAMEWORKS = ("mslab", "PyTorch", "TensorFlow")
 INSTALL = "pip install torch==2.13.0   (or: make lab, then .venv/bin/pip install -e '.[torch]')"
@@ -146,13 +152,7 @@ def compare_with_torch(seed=0, lr=0.1):
     """
     if not have_torch():
         return {"available": False, "install": INSTALL, "rows": [], "agree": None}
-    import torch
-
-    import mslab as ms
-    from mslab import nn
-    from mslab.core.context import in_mode
-    from mslab.core.tensor import ParameterTuple
-    from mslab.ops import GradOperation
+    import torch  # optional: only this comparison needs it
 
     ms.set_seed(seed)
     net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])

@@ -15,8 +15,10 @@ sets the baseline for every Cell and clears those per-Cell choices.
 import anywidget
 import traitlets as t
 
+from mslab.core.tensor import Tensor
+from mslab.lab.values import NO_VALUES, RunValues
 from mslab.lab.widgets import _assets
-from mslab.lab.widgets._graph import GraphHost, GraphPane, RunValues
+from mslab.lab.widgets._graph import GraphHost, GraphPane
 
 
 def graph_traits(prefix=""):
@@ -45,7 +47,7 @@ class GraphView(GraphHost, anywidget.AnyWidget):
                  **kwargs):
         super().__init__(**kwargs)
         self.pane = GraphPane(graph, phases, collapse_depth, title, grad_edges)
-        self.pane.values = values
+        self.pane.values = NO_VALUES if values is None else values
         self._init_host({"": self.pane})
 
     @property
@@ -78,8 +80,8 @@ class GraphView(GraphHost, anywidget.AnyWidget):
         return self
 
     def set_values(self, values):
-        """Show values from ``values`` (anything with ``value(v)`` and ``gradient(v)``, e.g. a TrainStepSession)."""
-        self.pane.values = values
+        """Show the numbers of ``values``, a ``mslab.lab.values.ValueSource`` (e.g. a TrainStepSession; None: none)."""
+        self.pane.values = NO_VALUES if values is None else values
         self._refresh_inspector("")
         return self
 
@@ -88,7 +90,6 @@ class GraphView(GraphHost, anywidget.AnyWidget):
 
         A training graph trains: its optimizer nodes update the weights, as a real call would.
         """
-        from mslab.core.tensor import Tensor
         arrays = [a._data if isinstance(a, Tensor) else a for a in inputs]
         return self.set_values(RunValues(self.graph, arrays))
 

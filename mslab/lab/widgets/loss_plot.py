@@ -18,6 +18,7 @@ import time
 import ipywidgets as widgets
 import numpy as np
 
+from mslab.core.tensor import Tensor
 from mslab.train.callback import Callback
 
 COLORS = ("#1d4ed8", "#dc2626", "#15803d", "#7c3aed", "#b45309", "#0891b2")
@@ -26,7 +27,7 @@ COLORS = ("#1d4ed8", "#dc2626", "#15803d", "#7c3aed", "#b45309", "#0891b2")
 def _scalar(x):
     if isinstance(x, (tuple, list)):
         x = x[0]
-    if hasattr(x, "asnumpy"):
+    if isinstance(x, Tensor):
         x = x.asnumpy()
     return float(np.asarray(x).reshape(-1)[0])
 

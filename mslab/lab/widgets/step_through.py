@@ -23,6 +23,7 @@ from mslab.lab.widgets._graph import GraphHost, GraphPane
 from mslab.lab.widgets.graph_view import graph_traits
 
 ACTIONS = ("next-stage", "previous", "run-to-end", "next-node", "previous-node", "reset")
+PARAM_FIELDS = ("gradient", "before", "after", "delta")  # the columns of the parameters table, in order
 
 
 class StepThrough(GraphHost, anywidget.AnyWidget):
@@ -122,31 +123,33 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
         out["node"] = None if cur is None else {
             "name": cur.out.name, "op": cur.op, "scope": cur.scope, "source": cur.source,
             "folded": cur in s.folded, "value": _values.summary(s.value(cur))}
-        grads = s.gradients
-        params = []
-        for name, (before, now, delta) in s.parameters.items():
-            params.append({"name": name, "gradient": _values.summary(grads.get(name)),
-                           "before": _values.summary(before), "after": _values.summary(now),
-                           "delta": _values.summary(delta), "updated": bool((delta != 0).any())})
-        out["params"] = params
+        out["params"] = [{"name": name, **{f: _values.summary(a) for f, a in zip(PARAM_FIELDS, arrays)},
+                          "updated": bool((arrays[-1] != 0).any())} for name, arrays in self._param_arrays()]
         shown = s.stages[k].nodes[:60] if k >= 0 else []
-        out["stage_nodes"] = [[n.out.name, n.op, _values.text(s.value(n), 4) if s.has_run(n) else "(not run)"]
+        out["stage_nodes"] = [[n.out.name, n.op, _values.text(s.value(n)) if s.has_run(n) else "(not run)"]
                               for n in shown]
         return out
+
+    def _param_arrays(self):
+        """``(name, (gradient, before, after, delta))`` per trainable weight, as numpy arrays (gradient may be None)."""
+        grads = self.session.gradients
+        return [(name, (grads.get(name), *bnd)) for name, bnd in self.session.parameters.items()]
 
     # ---- display ---------------------------------------------------------------------------------
     def static_html(self):
         """The current state as static HTML: stages, explanation, values table and the highlighted graph."""
-        v = self.values
+        session = self.session
         chips = " | ".join(("<b>" if s["state"] == "active" else "") + escape(s["name"]) +
                            ("</b>" if s["state"] == "active" else "") for s in self.stages)
-        rows = "".join(
-            f"<tr><td>{escape(p['name'])}</td><td>{escape(_txt(p['gradient']))}</td><td>{escape(_txt(p['before']))}"
-            f"</td><td>{escape(_txt(p['after']))}</td><td>{escape(_txt(p['delta']))}</td></tr>" for p in v["params"])
-        table = (f'<table data-mslab-role="values"><tr><th>parameter</th><th>gradient</th><th>before</th>'
-                 f"<th>after</th><th>delta</th></tr>{rows}</table>")
-        head = (f"<p>{chips}</p><p>{escape(self.explanation)}</p><p>loss: {escape(_txt(v['loss']))}; "
-                f"sens: {escape(_txt(v['sens']))}; node {v['position']} of {v['total']}</p>")
+        rows = "".join(f"<tr><td>{escape(name)}</td>" + "".join(
+            f"<td>{escape(_values.text(a, bare_one=True))}</td>" for a in arrays) + "</tr>"
+            for name, arrays in self._param_arrays())
+        table = ('<table data-mslab-role="values"><tr><th>parameter</th>'
+                 + "".join(f"<th>{f}</th>" for f in PARAM_FIELDS) + f"</tr>{rows}</table>")
+        head = (f"<p>{chips}</p><p>{escape(self.explanation)}</p>"
+                f"<p>loss: {escape(_values.text(session.loss, bare_one=True))}; "
+                f"sens: {escape(_values.text(session.sens, bare_one=True))}; "
+                f"node {session.position} of {len(session.order)}</p>")
         return (f'<div class="mslab-static">{head}{table}'
                 f'{self.pane.static_html(self.highlighted, self.current)}</div>')
 
@@ -164,12 +167,3 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
         data["text/html"] = self.static_html()
         return data, meta
 
-
-def _txt(s):
-    """A short text for a value summary (the static table)."""
-    if s is None:
-        return "(not computed yet)"
-    if s["size"] == 1 and s["numbers"]:
-        return f"{s['numbers'][0]:g}"
-    nums = ", ".join(f"{x:.4g}" for x in s["numbers"][:4])
-    return f"{s['dtype']}{s['shape']} [{nums}{', ...' if s['size'] > 4 else ''}]"

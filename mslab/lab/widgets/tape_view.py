@@ -13,6 +13,7 @@ import anywidget
 import traitlets as t
 
 from mslab.lab import viz
+from mslab.lab.values import TapeValues
 from mslab.lab.widgets import _assets
 from mslab.lab.widgets._graph import GraphHost, GraphPane
 from mslab.lab.widgets.graph_view import graph_traits
@@ -42,7 +43,7 @@ class TapeView(GraphHost, anywidget.AnyWidget):
         tape = viz.tape_graph(fn, *inputs)
         backward = viz.backward_graph(fn, *inputs)
         self.tape_pane = GraphPane(tape, collapse_depth=collapse_depth, title=f"PYNATIVE tape of {name}")
-        self.tape_pane.values = _Recorded()
+        self.tape_pane.values = TapeValues()
         self.graph_pane = GraphPane(backward, collapse_depth=collapse_depth,
                                     title=f"GRAPH-mode backward graph of {name}")
         self.tape_caption = (f"PYNATIVE tape: {len(self.tape_pane.graph.nodes)} primitives recorded while "
@@ -75,14 +76,3 @@ class TapeView(GraphHost, anywidget.AnyWidget):
         data["text/html"] = self.static_html()
         return data, meta
 
-
-class _Recorded:
-    """The tape's own values: its Values hold handles to the real tensors that ran."""
-
-    def value(self, v):
-        if v.handle is not None and getattr(v.handle, "_data", None) is not None:
-            return v.handle._data
-        return v.array
-
-    def gradient(self, v):
-        return None

@@ -1,0 +1,64 @@
+"""Where the graph views find numbers: the ``ValueSource`` protocol and the simple sources.
+
+A picture of a graph shows its structure; a value source adds the numbers. The graph widgets ask a
+source exactly two questions about a graph ``Value`` (a node's output, a graph input, a Parameter, a
+constant), and a source that cannot answer says so with None instead of lacking the method:
+
+* ``value(v)``: the numpy array ``v`` holds now; None if it has not been computed (yet).
+* ``gradient(v)``: d(loss)/d(v) as a numpy array; None if the source knows no gradient for ``v``.
+
+The sources, from the least to the most a learner can see:
+
+* ``NO_VALUES``: a bare picture; nothing has run.
+* ``TapeValues``: a PYNATIVE tape's Values hold handles to the real tensors that ran (TapeView).
+* ``RunValues``: one run of a graph on the executor, every intermediate kept (``GraphView.run``).
+* ``mslab.lab.stepping.TrainStepSession``: one training step, at whatever node stepping has reached,
+  with gradients (StepThrough).
+"""
+from mslab.runtime.executor import Executor
+
+
+class ValueSource:
+    """The protocol between the engine's numbers and the views: subclass it and answer ``value``.
+
+    The defaults answer None ("not known"), so a source only overrides what it can tell.
+    """
+
+    def value(self, v):
+        """The numpy array of graph Value ``v`` now, or None if it has not been computed."""
+        return None
+
+    def gradient(self, v):
+        """d(loss)/d(v) as a numpy array, or None if this source knows no gradient for ``v``."""
+        return None
+
+
+NO_VALUES = ValueSource()  # a picture with no numbers behind it
+
+
+class TapeValues(ValueSource):
+    """The tape's own values: each recorded Value keeps a handle to the real tensor that ran."""
+
+    def value(self, v):
+        if v.handle is not None and getattr(v.handle, "_data", None) is not None:
+            return v.handle._data
+        return v.array
+
+
+class RunValues(ValueSource):
+    """Every value of one run of ``graph`` on ``arrays``, from ``Executor.steps`` (what GraphView.run shows).
+
+    A training graph trains: its optimizer nodes update the weights, as a real call would.
+    """
+
+    def __init__(self, graph, arrays):
+        self.env = None
+        for _, env in Executor(graph).steps(list(arrays)):
+            self.env = env  # steps yields the same growing environment: the last one holds every value
+
+    def value(self, v):
+        if self.env is None:  # a graph with no nodes to run: only constants have values
+            return v.array if v.kind == "const" else None
+        if v.kind == "param":
+            return v.handle._data
+        return self.env[v]
