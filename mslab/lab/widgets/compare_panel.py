@@ -13,10 +13,10 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
-import mslab as ms
 from mslab import nn
-from mslab.core.context import in_mode
-from mslab.core.tensor import ParameterTuple
+from mslab.core.context import PYNATIVE_MODE, in_mode
+from mslab.core.seed import set_seed
+from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.ops import GradOperation
 
 CONCEPTS = ("dataset", "network", "loss", "optimizer", "training step", "autodiff")
@@ -154,12 +154,12 @@ def compare_with_torch(seed=0, lr=0.1):
         return {"available": False, "install": INSTALL, "rows": [], "agree": None}
     import torch  # optional: only this comparison needs it
 
-    ms.set_seed(seed)
+    set_seed(seed)
     net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
     r = np.random.RandomState(seed)
     x = r.randn(8, 3).astype(np.float32)
     y = r.randn(8, 2).astype(np.float32)
-    X, Y = ms.Tensor(x), ms.Tensor(y)
+    X, Y = Tensor(x), Tensor(y)
     params = net.trainable_params()
     start = [p.asnumpy().copy() for p in params]
 
@@ -169,7 +169,7 @@ def compare_with_torch(seed=0, lr=0.1):
         for tp, a in zip(tparams, start):
             tp.copy_(torch.from_numpy(a))
 
-    with in_mode(ms.PYNATIVE_MODE):
+    with in_mode(PYNATIVE_MODE):
         loss_net = nn.WithLossCell(net, nn.MSELoss())
         grads = GradOperation(get_by_list=True)(loss_net, ParameterTuple(params))(X, Y)
         train = nn.TrainOneStepCell(loss_net, nn.SGD(params, lr))
