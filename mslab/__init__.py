@@ -4,50 +4,56 @@
 grad, value_and_grad, nn, ops, ...) plus what lets a learner look inside: ``trace`` (the graph a call
 compiles to) and ``record`` (the PYNATIVE tape).
 """
-from mslab import common, dataset, nn, ops, train
+# mslab.ops first: it is MindSpore's ops namespace, and it offers GradOperation from the autodiff layer,
+# so importing it completes the engine (core, ir, ops, autodiff) before the API modules build on it.
+from mslab import ops  # isort: skip
+from mslab import common, dataset, nn, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
 from mslab.core import dtype
 from mslab.core.context import (
-                                GRAPH_MODE,
-                                PYNATIVE_MODE,
-                                ParallelMode,
-                                get_auto_parallel_context,
-                                get_context,
-                                reset_auto_parallel_context,
-                                set_auto_parallel_context,
-                                set_context,
+    COMPATIBLE,
+    GRAPH_MODE,
+    LAX,
+    PYNATIVE_MODE,
+    STRICT,
+    ParallelMode,
+    get_auto_parallel_context,
+    get_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+    set_context,
 )
 from mslab.core.dtype import (
-                                bool_,
-                                float16,
-                                float32,
-                                float64,
-                                int8,
-                                int16,
-                                int32,
-                                int64,
-                                uint8,
-                                uint16,
-                                uint32,
-                                uint64,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from mslab.core.seed import get_seed, set_seed
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.ir.tape import record
 from mslab.runtime.compiled import jit, ms_function, trace
 from mslab.train import (
-                                Callback,
-                                CheckpointConfig,
-                                DatasetHelper,
-                                EarlyStopping,
-                                History,
-                                LearningRateScheduler,
-                                LossMonitor,
-                                Model,
-                                ModelCheckpoint,
-                                RunContext,
-                                TimeMonitor,
-                                connect_network_with_dataset,
+    Callback,
+    CheckpointConfig,
+    DatasetHelper,
+    EarlyStopping,
+    History,
+    LearningRateScheduler,
+    LossMonitor,
+    Model,
+    ModelCheckpoint,
+    RunContext,
+    TimeMonitor,
+    connect_network_with_dataset,
 )
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 

@@ -4,6 +4,11 @@ The same function serves both modes. While GRAPH mode traces, the nodes are the 
 and calling a bprop rule *traces* it: backward nodes are appended to the graph, each remembering
 the forward node it came from. In PYNATIVE mode the nodes are a tape's and the bprop rules simply
 run. Either way the result depends only on the structure of the forward computation (seed 004).
+
+A control-flow node (If, While) has a tuple output: the nodes that pick its elements (TupleGetItem,
+whose primitives carry ``tuple_index``) pass their gradients to that position of the tuple's gradient,
+and the control-flow node's bprop receives the list. Values computed on the host (JIT Fallback) stop
+gradients, as MindSpore's PyExecute nodes do.
 """
 import contextlib
 
@@ -15,9 +20,11 @@ from mslab.ops import math_ops, shape_ops
 
 
 def _differentiable(v):
+    if v.host:
+        return False
+    if v.parts is not None:
+        return any(np.dtype(d).kind in "fc" for _, d in v.parts)
     return v.dtype.kind in "fc"
-
-
 
 
 def backprop(recorder, nodes, roots, sens, targets):
@@ -45,6 +52,10 @@ def backprop(recorder, nodes, roots, sens, targets):
         old = grads.get(v)
         grads[v] = g if old is None else math_ops.add(old, g)
 
+    def accumulate_element(tup, index, g):
+        parts = grads.setdefault(tup, [None] * len(tup.parts))
+        parts[index] = g if parts[index] is None else math_ops.add(parts[index], g)
+
     # Tapes recording around this gradient call (``with mslab.record():`` over a PYNATIVE training
     # step) see the backward primitives run too: label them backward as well.
     with contextlib.ExitStack() as labels:
@@ -66,6 +77,10 @@ def backprop(recorder, nodes, roots, sens, targets):
                 continue
             if n.out not in keep:
                 del grads[n.out]
+            index = getattr(n.prim, "tuple_index", None)
+            if index is not None:  # picks one element of a tuple: its gradient goes to that position
+                accumulate_element(n.inputs[0], index, g)
+                continue
             with recorder.in_phase(BACKWARD, grad_of=n):
                 handles = [v.handle if type(v) is Value else v for v in n.inputs]
                 needs = tuple(type(v) is Value and v in relevant for v in n.inputs)

@@ -8,6 +8,7 @@ How the gradient is found depends on where it is called:
 * at top level in GRAPH mode: the gradient function itself is traced, compiled and cached;
 * in PYNATIVE mode: ``fn`` runs eagerly on a tape, then the bprop rules run backwards over it.
 """
+from mslab.autodiff import graph_syntax
 from mslab.autodiff.backprop import backprop
 from mslab.core import graph_mode, state
 from mslab.core.context import is_graph_mode
@@ -22,7 +23,7 @@ def _record_forward(fn, args):
     tr = state.tracer
     if tr is not None:
         start = len(tr.graph.nodes)
-        out = fn(*args)
+        out = graph_syntax.converted(fn)(*args)
         return tr, tr.graph.nodes[start:], out
     tape = Tape()
     state.tapes.append(tape)

@@ -10,6 +10,13 @@ import warnings
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
+# jit_syntax_level: how much Python GRAPH mode accepts. LAX (the default) runs Python that has no graph
+# form on the host (JIT Fallback); STRICT refuses it. Plain ints, as in MindSpore 2.10 (observed).
+STRICT = 0
+COMPATIBLE = 1
+LAX = 2
+_SYNTAX_LEVELS = (STRICT, COMPATIBLE, LAX)
+
 _KNOWN_TARGETS = ("CPU", "GPU", "Ascend")
 _context = {
     "mode": PYNATIVE_MODE,
@@ -20,6 +27,7 @@ _context = {
     "enable_graph_kernel": False,
     "max_call_depth": 1000,
     "jit_level": "O0",
+    "jit_syntax_level": LAX,
 }
 _warned_target = False
 
@@ -34,6 +42,10 @@ def set_context(**kwargs):
         if key == "mode":
             if value not in (GRAPH_MODE, PYNATIVE_MODE):
                 raise ValueError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {value!r}")
+        elif key == "jit_syntax_level":
+            if value not in _SYNTAX_LEVELS:
+                raise ValueError(f"set_context: jit_syntax_level must be mslab.STRICT (0), COMPATIBLE (1) or LAX (2), "
+                                 f"got {value!r}")
         elif key == "device_target":
             if value not in _KNOWN_TARGETS:
                 raise ValueError(f"set_context: device_target must be one of {_KNOWN_TARGETS}, got {value!r}")

@@ -15,3 +15,11 @@ class OpTypeError(TypeError):
 
 class ExecutionError(RuntimeError):
     """A compiled graph failed while running one node; names the node, op, scope, source and shapes."""
+
+
+class JitSyntaxValueError(GraphModeError, ValueError):
+    """STRICT refuses Python that needs the host (numpy on a traced tensor); a ValueError, as in MindSpore."""
+
+
+class JitSyntaxAttributeError(GraphModeError, AttributeError):
+    """STRICT refuses reading a traced tensor's numbers (``asnumpy``); an AttributeError, as in MindSpore."""

@@ -75,6 +75,12 @@ class Tensor:
                 raise ValueError("Tensor: give input_data, or shape and dtype")
             self._data = np.zeros(shape, mstype.to_numpy(dtype or mstype.float32))
             return
+        if isinstance(input_data, Tensor) and input_data._data is None:
+            # Tensor(t) of a traced tensor (e.g. of a JIT Fallback result): the same graph value, cast if asked.
+            same = input_data if dtype is None or mstype.to_numpy(dtype) == input_data._np_dtype else \
+                F.cast(input_data, dtype)
+            self._data, self._sym = None, same._sym
+            return
         self._data = _as_array(input_data, dtype)
 
     @classmethod
@@ -160,9 +166,11 @@ class Tensor:
     def __bool__(self):
         if self._data is None:
             raise GraphModeError(
-                "GRAPH mode cannot branch on a tensor's value: `if tensor:` / `while tensor:` / `and`/`or` on "
-                "tensors need numbers that exist only when the graph runs. Branch on shapes, attributes or Python "
-                "constants instead, or compute both sides and pick with ops.select(cond, a, b).")
+                "this code asks for a traced tensor's truth value (`if`/`while`/`and`/`or` on a tensor) in a place "
+                "mslab's graph front end did not convert: a loop that contains `return`, a lambda, a function whose "
+                "source cannot be read (typed into `python -c`, built by exec), code run with capture_mode='trace', "
+                "or a library function. Move the condition into construct (or a function of your own that it "
+                "calls), or compute both sides and pick with ops.select(cond, a, b).")
         if self._data.size != 1:
             raise ValueError(f"The truth value of a tensor with shape {self.shape} is ambiguous; use .any() or .all()")
         return bool(self._data)

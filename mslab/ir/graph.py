@@ -32,7 +32,7 @@ class Graph:
 
     # ---- building ---------------------------------------------------------------------------
     def add_input(self, name, shape, dtype, handle=None):
-        v = Value("input", name, shape, dtype, handle=handle)
+        v = Value("input", name, shape, dtype, handle=handle, owner=self)
         self.inputs.append(v)
         return v
 
@@ -40,7 +40,7 @@ class Graph:
         """The value standing for a Parameter (one per Parameter, read when the graph runs)."""
         v = self._param_values.get(id(param))
         if v is None:
-            v = Value("param", param.name, param.shape, param._data.dtype, handle=param)
+            v = Value("param", param.name, param.shape, param._data.dtype, handle=param, owner=self)
             self._param_values[id(param)] = v
             self.params.append(v)
         return v
@@ -52,7 +52,8 @@ class Graph:
         key = (arr.dtype.str, arr.shape, arr.tobytes()) if arr.size <= 16 else id(tensor)
         v = self._const_values.get(key)
         if v is None:
-            v = Value("const", f"const{len(self.consts)}", arr.shape, arr.dtype, handle=tensor, array=arr)
+            v = Value("const", f"const{len(self.consts)}", arr.shape, arr.dtype, handle=tensor, array=arr,
+                      owner=self)
             self._const_values[key] = v
             self._const_keepalive.append(tensor)  # ids of large constants must stay unique while tracing
             self.consts.append(v)
@@ -60,7 +61,7 @@ class Graph:
 
     def add_node(self, node, shape, dtype, handle=None):
         node.index = len(self.nodes)
-        node.out = Value("node", f"%{node.index}", shape, dtype, node=node, handle=handle)
+        node.out = Value("node", f"%{node.index}", shape, dtype, node=node, handle=handle, owner=self)
         self.nodes.append(node)
         return node.out
 

@@ -14,32 +14,52 @@ class Value:
 
     ``handle`` is the Tensor that stands for it while recording (symbolic while tracing, concrete on
     the tape, the Parameter itself for parameters); autodiff calls bprop rules with handles.
+    ``owner`` is the Graph it belongs to: a branch of an ``if`` on a tensor is a graph of its own, and
+    a value it reads from the enclosing graph becomes one of its inputs. A control-flow node's output
+    is a tuple (dtype object, ``parts`` giving each element's shape and dtype), read by TupleGetItem.
+    ``host`` marks a value computed on the host by JIT Fallback (MindSpore's PyExecute): gradients stop
+    there, and ops that read it run on the host too.
     """
 
-    __slots__ = ("kind", "name", "shape", "dtype", "node", "handle", "array", "__weakref__")
+    __slots__ = ("kind", "name", "shape", "dtype", "node", "handle", "array", "owner", "parts", "host",
+                 "__weakref__")
 
-    def __init__(self, kind, name, shape, dtype, node=None, handle=None, array=None):
+    def __init__(self, kind, name, shape, dtype, node=None, handle=None, array=None, owner=None):
         self.kind = kind  # "input" | "param" | "const" | "node"
         self.name = name
         self.shape = tuple(shape)
-        self.dtype = dtype  # numpy dtype
+        self.dtype = dtype  # numpy dtype (object for a tuple)
         self.node = node
         self.handle = handle
         self.array = array  # constants only
+        self.owner = owner
+        self.parts = None  # [(shape, dtype)] of a tuple value
+        self.host = False
 
     @property
     def type_str(self):
-        """``f32[16, 1]``-style type, the short form the IR text uses."""
-        t = mstype.from_numpy(self.dtype).name
-        short = {"Float": "f", "Int": "i", "UInt": "u", "Bool": "bool"}
-        for k, v in short.items():
-            if t.startswith(k):
-                t = v + t[len(k):]
-                break
-        return f"{t}[{', '.join(str(s) for s in self.shape)}]"
+        """``f32[16, 1]``-style type, the short form the IR text uses (``(f32[3], i64[])`` for a tuple)."""
+        if self.parts is not None:
+            return "(" + ", ".join(type_text(s, d) for s, d in self.parts) + ")"
+        return type_text(self.shape, self.dtype)
 
     def __repr__(self):
         return f"<Value {self.name} {self.type_str}>"
+
+
+_SHORT = {"Float": "f", "Int": "i", "UInt": "u", "Bool": "bool"}
+
+
+def type_text(shape, dtype):
+    """``f32[16, 1]`` for a shape and a numpy dtype; ``list`` for host-side lists (a loop's saved values)."""
+    if dtype.kind == "O":
+        return "list"
+    t = mstype.from_numpy(dtype).name
+    for k, v in _SHORT.items():
+        if t.startswith(k):
+            t = v + t[len(k):]
+            break
+    return f"{t}[{', '.join(str(s) for s in shape)}]"
 
 
 class Node:

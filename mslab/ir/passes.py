@@ -77,8 +77,11 @@ def dce(graph):
 
 
 def optimize(graph):
-    """The default pipeline: CSE, dead-code removal, then consecutive node names."""
+    """The default pipeline: CSE, dead-code removal, then consecutive node names; subgraphs too."""
     cse(graph)
     dce(graph)
     graph.renumber()
+    for n in graph.nodes:
+        for _, sub in getattr(n.prim, "subgraphs", ()):
+            optimize(sub)  # a subgraph keeps its inputs: the node passes them all
     return graph

@@ -25,7 +25,7 @@ def node_line(n):
     args = ", ".join(_operand(v) for v in n.inputs)
     attrs = ", ".join(f"{k}={v!r}" for k, v in n.prim.attrs.items())
     attrs = f" {{{attrs}}}" if attrs else ""
-    notes = [n.phase]
+    notes = [n.phase + (" (host)" if n.out.host else "")]
     if n.grad_of is not None:
         notes.append(f"grad of {n.grad_of.out.name} {n.grad_of.prim.name}")
     if n.scope:
@@ -36,6 +36,8 @@ def node_line(n):
 
 
 def graph_text(graph, phase=None):
+    """The whole graph: inputs, parameters, one line per node, the return; a control-flow node's subgraphs
+    (an If's branches, a While's condition and body) are printed nested under it."""
     ins = ", ".join(f"%{v.name}: {v.type_str}" for v in graph.inputs)
     lines = [f"graph {graph.name}({ins}) {{"]
     if graph.params:
@@ -43,6 +45,10 @@ def graph_text(graph, phase=None):
     for n in graph.nodes:
         if phase is None or n.phase == phase:
             lines.append("  " + node_line(n))
+            for label, sub in getattr(n.prim, "subgraphs", ()):
+                body = graph_text(sub).split("\n")
+                lines.append(f"    {label}: {body[0]}")
+                lines.extend("    " + line for line in body[1:])
     outs = ", ".join(_operand(v) for v in graph.outputs)
     lines.append(f"  return ({outs})")
     lines.append("}")

@@ -38,6 +38,24 @@ class Tape(Recorder):
         self.graph.outputs = [self.value_of(t) for t in tensors]
 
 
+class RunRecorder(Tape):
+    """A tape that turns one eager run into a graph (``jit(capture_mode="trace")``).
+
+    The call's own tensors are the graph's inputs, Parameters its parameters, and any other tensor the
+    run meets is a constant: Python control flow is baked in as it ran, as in MindSpore's trace mode.
+    """
+
+    def add_call_input(self, t, name):
+        self._values[id(t)] = self.graph.add_input(name, t.shape, t._np_dtype, handle=t)
+
+    def value_of(self, t):
+        v = self._values.get(id(t))
+        if v is None:
+            v = self.graph.param_value(t) if isinstance(t, Parameter) else self.graph.const_value(t)
+            self._values[id(t)] = v
+        return v
+
+
 @contextlib.contextmanager
 def record(name="tape"):
     """Record the primitives that run eagerly inside the block: ``with mslab.record() as tape: net(x)``.

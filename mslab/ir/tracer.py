@@ -1,14 +1,17 @@
-"""The GRAPH-mode tracer: runs Python code on symbolic tensors and records each primitive as a node.
+"""The GRAPH-mode tracer: runs (converted) Python code on symbolic tensors and records each primitive as a node.
 
-``construct`` runs once per input signature; every primitive call appends a Node (with its Cell
-scope, source line and phase) instead of computing. Python control flow on shapes, attributes and
-constants simply unrolls; branching on a tensor's value raises ``GraphModeError`` (see Tensor).
+``construct`` runs once per input signature, after the front end (``mslab.ir.frontend``) has rewritten
+its control flow; every primitive call appends a Node (with its Cell scope, source line and phase)
+instead of computing. Python control flow on shapes, attributes and constants simply unrolls. An
+``if``/``while`` on a tensor records its branches with a *sub-tracer* into subgraphs: a value a branch
+reads from an enclosing graph becomes one of the subgraph's inputs (it is *captured*).
 """
 import contextlib
 
 from mslab.core import state
+from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.node import FORWARD, Node
+from mslab.ir.node import FORWARD, Node, Value
 from mslab.ir.provenance import scope_path, source_line
 
 
@@ -41,15 +44,45 @@ class Recorder:
 
 
 class Tracer(Recorder):
-    """Builds a Graph from the primitives called while it is active."""
+    """Builds a Graph from the primitives called while it is active.
+
+    ``parent``: the tracer of the enclosing graph when this one records a branch or a loop body.
+    ``syntax_level``: what JIT Fallback may do here (``LAX`` or ``STRICT``, see ``mslab.core.context``).
+    """
+
+    def __init__(self, graph, parent=None, syntax_level=None):
+        super().__init__(graph)
+        self.parent = parent
+        self.captured = {}  # a value of an enclosing graph -> (its value in the parent, this graph's input)
+        if parent is not None:
+            self.phase, self.grad_of = parent.phase, parent.grad_of
+            syntax_level = parent.syntax_level if syntax_level is None else syntax_level
+        self.syntax_level = syntax_level
 
     def value_of(self, t):
         v = t._sym
         if v is not None:
-            return v
+            return v if v.owner is self.graph else self.local(v)
         if isinstance(t, Parameter):
             return self.graph.param_value(t)
         return self.graph.const_value(t)
+
+    def local(self, v):
+        """The value standing for ``v`` in this graph: ``v`` itself, or an input capturing it from outside."""
+        if v.owner is self.graph or v.kind in ("param", "const"):
+            return v if v.owner is self.graph else self.value_of(v.handle)
+        entry = self.captured.get(v)
+        if entry is None:
+            if self.parent is None:
+                raise GraphModeError(f"a symbolic tensor ({v.name}) from another graph was used here: a tensor made "
+                                     f"while tracing one function cannot be kept and used in another; return it")
+            outer = self.parent.local(v)
+            name = v.name[1:] if v.name.startswith("%") else v.name
+            inner = self.graph.add_input(f"v{name}" if name.isdigit() else name, v.shape, v.dtype)
+            inner.parts, inner.host = v.parts, v.host
+            inner.handle = Tensor._symbolic(inner)
+            entry = self.captured[v] = (outer, inner)
+        return entry[1]
 
     def record(self, prim, args):
         ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
@@ -59,17 +92,26 @@ class Tracer(Recorder):
             raise prim.error(args, e) from None
         node = self._new_node(prim, ins)
         t = Tensor._symbolic(None)
-        t._sym = self.graph.add_node(node, shape, dtype, handle=t)
+        out = t._sym = self.graph.add_node(node, shape, dtype, handle=t)
+        out.parts = getattr(prim, "parts", None)
+        # A value computed on the host (JIT Fallback) keeps every op that reads it on the host.
+        out.host = getattr(prim, "runs_on_host", False) or any(type(v) is Value and v.host for v in ins)
         return t
 
 
 @contextlib.contextmanager
-def tracing(graph):
+def tracing(graph, syntax_level=None):
     """Make primitives record into ``graph`` for the duration of the block."""
-    saved = state.tracer
-    tr = Tracer(graph)
-    state.tracer = tr
-    try:
+    with recording_with(Tracer(graph, syntax_level=syntax_level)) as tr:
         yield tr
+
+
+@contextlib.contextmanager
+def recording_with(tracer):
+    """Make ``tracer`` the active one for the block (a sub-tracer records a branch inside its parent's trace)."""
+    saved = state.tracer
+    state.tracer = tracer
+    try:
+        yield tracer
     finally:
         state.tracer = saved

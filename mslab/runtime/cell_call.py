@@ -7,6 +7,7 @@
 """
 import numpy as np
 
+from mslab.autodiff import graph_syntax
 from mslab.core import state
 from mslab.core.context import is_graph_mode
 from mslab.runtime.compiled import cache_of
@@ -22,15 +23,17 @@ def _check_inputs(cell, args):
 def _run_construct(cell, args, kwargs):
     state.cells.append(cell)
     phase = getattr(cell, "_graph_phase", None)
+    # While tracing, construct runs as the graph front end converted it (control flow on tensors -> nodes).
+    construct = cell.construct if state.tracer is None else graph_syntax.converted(cell.construct)
     try:
         if phase is None:
-            return cell.construct(*args, **kwargs)
+            return construct(*args, **kwargs)
         recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
         saved = [r.phase for r in recorders]
         for r in recorders:
             r.phase = phase
         try:
-            return cell.construct(*args, **kwargs)
+            return construct(*args, **kwargs)
         finally:
             for r, p in zip(recorders, saved):
                 r.phase = p

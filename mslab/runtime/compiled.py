@@ -9,12 +9,15 @@ import inspect
 
 import numpy as np
 
+from mslab.autodiff import graph_syntax
 from mslab.core import graph_mode, state
+from mslab.core.context import LAX, STRICT, get_context
 from mslab.core.errors import GraphModeError
 from mslab.core.pytree import flatten, unflatten
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Graph
 from mslab.ir.passes import optimize
+from mslab.ir.tape import RunRecorder
 from mslab.ir.tracer import tracing
 from mslab.runtime.executor import Executor
 
@@ -60,8 +63,12 @@ def input_names(fn, n):
 
 
 def _const_sig(a):
+    # Python containers and scalars select the compiled graph by value, as MindSpore does: a new dict
+    # with other values compiles anew instead of reusing a graph that baked the old ones in.
     if isinstance(a, (tuple, list)):
         return (type(a).__name__,) + tuple(_sig(x) for x in a)
+    if isinstance(a, dict):
+        return ("dict",) + tuple((k, _sig(v)) for k, v in a.items())
     if isinstance(a, np.ndarray):
         raise TypeError("a numpy array was passed where a Tensor is expected: wrap it as mslab.Tensor(array) "
                         "(numpy arrays are not graph inputs)")
@@ -92,6 +99,8 @@ def _symbolic_args(graph, args, names):
             out.append(t)
         elif isinstance(a, (tuple, list)) and any(isinstance(x, Tensor) for x in a):
             out.append(type(a)(_symbolic_args(graph, a, [f"{name}{i}" for i in range(len(a))])))
+        elif isinstance(a, dict) and any(isinstance(x, Tensor) for x in a.values()):
+            out.append(dict(zip(a, _symbolic_args(graph, list(a.values()), [f"{name}_{k}" for k in a]))))
         else:
             out.append(a)
     return out
@@ -104,27 +113,57 @@ def tensor_leaves(args):
             yield a
         elif isinstance(a, (tuple, list)):
             yield from tensor_leaves(a)
+        elif isinstance(a, dict):
+            yield from tensor_leaves(list(a.values()))
 
 
-def trace(fn, *args, name=None, optimize_graph=True, names_from=None):
+def trace(fn, *args, name=None, optimize_graph=True, names_from=None, syntax_level=None):
     """Trace ``fn(*args)`` into a Graph without running it: forward, and backward/optimizer nodes if
     ``fn`` computes gradients or updates weights (a ``GradOperation`` result, a TrainOneStepCell).
 
+    As MindSpore's default ``capture_mode="ast"``: the source of ``fn`` (and of the Cells and functions
+    it calls) is converted first, so ``if``/``while`` on tensors become If/While nodes, and Python with
+    no graph form becomes JIT Fallback nodes (``syntax_level``: LAX or STRICT; the context's by default).
     ``print(mslab.trace(net, x))`` shows the IR text.
     """
     if state.tracer is not None:
         raise GraphModeError("mslab.trace cannot be called while another graph is being traced")
     name = name or getattr(fn, "__name__", None) or type(fn).__name__
+    if syntax_level is None:
+        syntax_level = get_context("jit_syntax_level")
     graph = Graph(name)
     sym = _symbolic_args(graph, args, input_names(names_from or fn, len(args)))
-    with tracing(graph) as tr:
-        out = fn(*sym)
+    with tracing(graph, syntax_level) as tr:
+        out = graph_syntax.converted(fn)(*sym)
         leaves, tree = flatten(out)
         graph.outputs = [tr.value_of(t) for t in leaves]
     graph.output_tree = tree
     if optimize_graph:
         optimize(graph)
     return graph
+
+
+def trace_by_running(fn, args, name=None, names_from=None):
+    """``jit(capture_mode="trace")``: run ``fn(*args)`` eagerly once and keep what ran as a Graph.
+
+    Returns ``(graph, result)``. Python control flow is baked in as it ran on these values (MindSpore's
+    trace mode does the same, without a warning): a later call with values that would take another
+    branch still runs the recorded one.
+    """
+    rec = RunRecorder(name or getattr(fn, "__name__", None) or type(fn).__name__)
+    graph = rec.graph
+    for t, n in zip(tensor_leaves(args), input_names(names_from or fn, len(list(tensor_leaves(args))))):
+        rec.add_call_input(t, n)
+    state.tapes.append(rec)
+    try:
+        result = fn(*args)
+    finally:
+        state.tapes.remove(rec)
+    leaves, tree = flatten(result)
+    graph.outputs = [rec.value_of(t) for t in leaves]
+    graph.output_tree = tree
+    optimize(graph)
+    return graph, result
 
 
 class Compiled:
@@ -143,21 +182,35 @@ class Compiled:
 
 
 class CompileCache:
-    """Compiled graphs of one callable, keyed by input signature."""
+    """Compiled graphs of one callable, keyed by input signature.
 
-    def __init__(self, names_from=None):
+    ``capture_mode``: "ast" (convert the source, MindSpore's default) or "trace" (record one eager run).
+    ``syntax_level``: what JIT Fallback may do (None: the context's ``jit_syntax_level``).
+    """
+
+    def __init__(self, names_from=None, capture_mode="ast", syntax_level=None):
         self.graphs = {}
         self.names_from = names_from  # the function whose parameter names name the graph inputs
+        self.capture_mode = capture_mode
+        self.syntax_level = syntax_level
 
     def get(self, fn, args):
         key = signature(args)
         c = self.graphs.get(key)
         if c is None:
-            c = Compiled(trace(fn, *args, names_from=self.names_from))
+            c = Compiled(trace(fn, *args, names_from=self.names_from, syntax_level=self.syntax_level))
             self.graphs[key] = c
         return c
 
     def call(self, fn, args):
+        if self.capture_mode == "trace":
+            key = signature(args)
+            c = self.graphs.get(key)
+            if c is None:  # the recording run is this call: its result (and side effects) count once
+                graph, result = trace_by_running(fn, args, names_from=self.names_from)
+                self.graphs[key] = Compiled(graph)
+                return result
+            return c.run(args)
         return self.get(fn, args).run(args)
 
 
@@ -177,24 +230,43 @@ def run_compiled(owner, fn, args):
 graph_mode.install(run_compiled)
 
 
-class jit:
-    """Compile a function (or method) as GRAPH mode would: ``@mslab.jit`` (1.x name ``ms_function``).
+_CAPTURE_MODES = ("ast", "trace")
 
-    The first call with a new input signature traces and compiles; later calls run the graph.
-    Inside a graph being traced, the function is simply inlined.
+
+class jit:
+    """Compile a function (or method) as GRAPH mode does: ``@mslab.jit`` (1.x name ``ms_function``).
+
+    MindSpore 2.10's signature: ``jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0,
+    fullgraph=False, backend="", **options)``. ``capture_mode="ast"`` converts the function's source
+    (control flow on tensors becomes If/While nodes); ``"trace"`` records the operators one run calls, so
+    Python control flow is baked in as it ran. A jit function accepts JIT Fallback (LAX) unless
+    ``fullgraph=True`` (STRICT), whatever the context says (observed on MindSpore 2.10). The first call
+    with a new input signature compiles; later calls run the graph. Inside a graph being traced, the
+    function is simply inlined.
     """
 
-    def __init__(self, fn=None, input_signature=None, **kwargs):
-        self.fn = fn
-        self.cache = CompileCache()
-        if fn is not None:
-            self.__name__ = getattr(fn, "__name__", "jit")
-            self.__doc__ = getattr(fn, "__doc__", None)
+    def __init__(self, function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
+                 **options):
+        if capture_mode not in _CAPTURE_MODES:
+            raise ValueError(f"jit: capture_mode must be one of {_CAPTURE_MODES} in mslab, got {capture_mode!r} "
+                             f"(MindSpore's 'bytecode' mode is not offered)")
+        self.fn = function
+        self.options = dict(capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic, fullgraph=fullgraph,
+                            backend=backend, **options)
+        self.capture_mode = capture_mode
+        self.cache = CompileCache(capture_mode=capture_mode, syntax_level=STRICT if fullgraph else LAX)
+        if function is not None:
+            self.__name__ = getattr(function, "__name__", "jit")
+            self.__doc__ = getattr(function, "__doc__", None)
 
     def __call__(self, *args, **kwargs):
         if self.fn is None:  # used as @jit(...) with arguments
-            return jit(args[0])
+            return jit(args[0], **self.options)
         if state.tracer is not None:
+            return graph_syntax.converted(self.fn)(*args, **kwargs)
+        if state.tapes:
+            # A PYNATIVE gradient is recording (``ms.grad(jit_fn)``): run the operators where its tape sees
+            # them. Same numbers; the branches taken are those of these values, as in MindSpore.
             return self.fn(*args, **kwargs)
         if kwargs:
             raise TypeError(f"jit function {self.__name__}: pass tensors positionally in GRAPH mode")
@@ -207,10 +279,12 @@ class jit:
         key = "_jit_" + getattr(self.fn, "__name__", "fn")
         j = obj.__dict__.get(key) if hasattr(obj, "__dict__") else None
         if j is None:
-            j = jit(self.fn.__get__(obj, objtype))
+            j = jit(self.fn.__get__(obj, objtype), **self.options)
             if hasattr(obj, "__dict__"):
                 obj.__dict__[key] = j
         return j
 
 
-ms_function = jit
+def ms_function(fn=None, input_signature=None, **kwargs):
+    """MindSpore 1.x's name for ``jit`` (``ms_function(fn, input_signature=None)``)."""
+    return jit(fn, **kwargs)

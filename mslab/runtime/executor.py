@@ -46,9 +46,20 @@ def _bind(compute, inputs, slot_of):
     return call, slots
 
 
+def _compile_subgraph(graph):
+    """A subgraph (an If's branch, a While's body) as a function of its input arrays, compiled once."""
+    return Executor(graph).run
+
+
 def kernel_of(node, slot_of):
     """``(fn, slots, direct)``: the node's kernel, the slots of its tensor inputs, and whether ``fn`` takes
-    the tensor inputs alone (a specialised kernel) rather than every input in call order (``compute``)."""
+    the tensor inputs alone (a specialised kernel) rather than every input in call order (``compute``).
+
+    A control-flow node (If, While) gets its subgraphs compiled by this executor's class, through
+    ``prim.kernel_with(compile)``: the primitive knows how to run them, the runtime how to compile them."""
+    kernel_with = getattr(node.prim, "kernel_with", None)
+    if kernel_with is not None:
+        return kernel_with(_compile_subgraph), [slot_of[v] for v in node.inputs if type(v) is Value], True
     fn = node.prim.kernel(node.inputs)
     if fn is not None:
         return fn, [slot_of[v] for v in node.inputs if type(v) is Value], True
@@ -114,7 +125,8 @@ class Executor:
 
     def _fold(self, n, fn, arrays):
         try:
-            return np.asarray(fn(*arrays))
+            out = fn(*arrays)
+            return out if n.out.dtype.kind == "O" else np.asarray(out)
         except Exception as e:
             raise self._error(n, e, arrays) from None
 

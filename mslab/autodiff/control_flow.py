@@ -1,0 +1,508 @@
+"""Control flow on tensor values in GRAPH mode: If and While nodes that hold subgraphs, and their gradients.
+
+The front end (``mslab.ir.frontend``) rewrites ``if``/``while`` into calls of :func:`if_` and
+:func:`while_`, which decide while the function is recorded:
+
+* a condition that is a Python value (a *constant condition*: shapes, attributes, ``self.training``)
+  runs one branch, or unrolls the loop, as plain Python: the graph shows no control flow;
+* a condition that is a tensor (a *variable condition*) records both branches, or the loop's condition
+  and body, as subgraphs of one If or While node, and the graph decides when it runs.
+
+These primitives live beside autodiff, not with the op families, because their bprops differentiate
+their subgraphs: the backward of If is an If over the branches' backward graphs, and the backward of
+While runs the body's backward once per iteration, in reverse, on the values the forward loop kept.
+(MindSpore expresses the same with Switch and partial nodes; one If node with two subgraphs shows the
+same idea with fewer boxes.)
+"""
+import numpy as np
+
+from mslab.autodiff.backprop import backprop
+from mslab.core import dtype as mstype
+from mslab.core import state
+from mslab.core.errors import GraphModeError
+from mslab.core.tensor import Tensor
+from mslab.ir.evaluate import run_graph
+from mslab.ir.graph import Graph, Value
+from mslab.ir.tracer import Tracer, recording_with
+from mslab.ops import array_ops, math_ops, shape_ops
+from mslab.ops.primitive import Primitive
+
+
+class _Undefined:
+    """The value of a variable that has not been assigned yet (carried into a branch that may assign it)."""
+
+    def __repr__(self):
+        return "UNDEFINED"
+
+
+UNDEFINED = _Undefined()
+
+
+def load(thunk):
+    """``thunk()``, or UNDEFINED when the variable it reads is not assigned yet."""
+    try:
+        return thunk()
+    except NameError:
+        return UNDEFINED
+
+
+def is_symbolic(x):
+    return isinstance(x, Tensor) and x._data is None
+
+
+def _has_side_effect(graph):
+    return any(n.prim.side_effect for n in graph.nodes)
+
+
+# ---- primitives ------------------------------------------------------------------------------------------------
+class TupleGetItem(Primitive):
+    """Element ``index`` of a control-flow node's tuple output (MindSpore's TupleGetItem).
+
+    Autodiff does not call a bprop for it: the gradient of the element goes to that position of the
+    tuple's gradient (see ``tuple_index`` in ``mslab.autodiff.backprop``).
+    """
+
+    n_tensors = 1
+
+    def __init__(self, index):
+        super().__init__(index=index)
+        self.tuple_index = index
+
+    def infer(self, tup):
+        if isinstance(tup, tuple):
+            a = tup[self.index]
+            return np.shape(a), np.asarray(a).dtype
+        return tup.parts[self.index]
+
+    def compute(self, tup):
+        return tup[self.index]
+
+
+class _ControlFlow(Primitive):
+    """What If and While share: subgraphs, a tuple output described by ``parts``, no merging under CSE."""
+
+    def key(self):
+        return (type(self), id(self))
+
+    def infer(self, *ins):
+        return (), np.dtype(object)
+
+    def kernel_with(self, compile_graph):
+        """The node's kernel with each subgraph compiled by ``compile_graph(graph) -> run(arrays) -> arrays``."""
+        raise NotImplementedError
+
+
+class If(_ControlFlow):
+    """``if cond: ... else: ...`` on a tensor: runs one of two subgraphs on the values they read.
+
+    Inputs: the condition (a bool scalar tensor), then every value the branches read from outside
+    (both subgraphs take the same inputs). Output: a tuple, one element per value the ``if`` assigns or
+    returns.
+    """
+
+    def __init__(self, then_graph, else_graph, parts):
+        super().__init__()
+        self.then_graph, self.else_graph = then_graph, else_graph
+        self.subgraphs = (("then", then_graph), ("else", else_graph))
+        self.parts = parts
+        self.side_effect = _has_side_effect(then_graph) or _has_side_effect(else_graph)
+
+    def compute(self, cond, *xs):
+        return tuple(run_graph(self.then_graph if bool(cond) else self.else_graph, xs))
+
+    def kernel_with(self, compile_graph):
+        run_then, run_else = compile_graph(self.then_graph), compile_graph(self.else_graph)
+        return lambda cond, *xs: tuple((run_then if cond else run_else)(list(xs)))
+
+    def bprop(self, cond, *rest, needs):
+        """An If over the two branches' backward graphs: each recomputes its branch and differentiates it."""
+        xs, dout = rest[:-2], rest[-1]
+        douts = [d if d is not None else _zeros(shape, dtype) for d, (shape, dtype) in zip(dout, self.parts)]
+
+        def backward_of(graph):
+            def branch():
+                return _graph_gradients(graph, xs, douts)
+            return branch
+
+        grads = if_(cond, backward_of(self.then_graph), backward_of(self.else_graph), (), ())
+        return (None, *grads)
+
+
+class While(_ControlFlow):
+    """``while cond: body`` on a tensor condition: runs the body subgraph until the condition subgraph is False.
+
+    Inputs: the loop's carried values (what the body assigns), then every other value the condition or the
+    body reads. Output: a tuple of the final carried values and, last, the list of the carried values at
+    the start of each iteration (kept for the backward pass).
+    """
+
+    def __init__(self, cond_graph, body_graph, n_carried, parts):
+        super().__init__()
+        self.cond_graph, self.body_graph, self.n_carried = cond_graph, body_graph, n_carried
+        self.subgraphs = (("cond", cond_graph), ("body", body_graph))
+        self.parts = parts + [((), np.dtype(object))]
+        self.side_effect = _has_side_effect(cond_graph) or _has_side_effect(body_graph)
+
+    def _loop(self, run_cond, run_body, xs):
+        k = self.n_carried
+        vals, rest = list(xs[:k]), list(xs[k:])
+        kept = []
+        while bool(run_cond(vals + rest)[0]):
+            kept.append(vals)
+            vals = list(run_body(vals + rest))
+        return (*vals, kept)
+
+    def compute(self, *xs):
+        return self._loop(lambda a: run_graph(self.cond_graph, a), lambda a: run_graph(self.body_graph, a), xs)
+
+    def kernel_with(self, compile_graph):
+        run_cond, run_body = compile_graph(self.cond_graph), compile_graph(self.body_graph)
+        return lambda *xs: self._loop(run_cond, run_body, xs)
+
+    def bprop(self, *rest, needs):
+        """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values."""
+        xs, out, dout = rest[:-2], rest[-2], rest[-1]
+        k = self.n_carried
+        kept = TupleGetItem(k)(out)
+        douts = [d if d is not None else _zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
+        inputs = list(xs)
+        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: _graph_gradients(
+            self.body_graph, a[:len(inputs)], a[len(inputs):]), [*inputs, *douts])
+        grad_graph.outputs = [sub.value_of(g) for g in grads]
+        extra = [outer for outer, _ in sub.captured.values()]
+        parts = [(v.shape, v.dtype) for v in self.body_graph.inputs]
+        node = WhileGrad(grad_graph, k, len(inputs) - k, len(extra), parts)
+        res = node(kept, *xs[k:], *douts, *[v.handle for v in extra])
+        return tuple(TupleGetItem(i)(res) for i in range(len(inputs)))
+
+
+class WhileGrad(_ControlFlow):
+    """The backward of a While: for each kept iteration, last first, the body's backward subgraph maps the
+    gradient of the iteration's outputs to the gradient of its inputs; gradients of values the body only
+    reads add up over the iterations."""
+
+    def __init__(self, grad_graph, n_carried, n_rest, n_extra, parts):
+        super().__init__()
+        self.grad_graph, self.n_carried, self.n_rest, self.n_extra = grad_graph, n_carried, n_rest, n_extra
+        self.subgraphs = (("body backward", grad_graph),)
+        self.parts = parts
+
+    def _run(self, run, kept, *xs):
+        k, r = self.n_carried, self.n_rest
+        rest, d, extra = list(xs[:r]), list(xs[r:r + k]), list(xs[r + k:])
+        d_rest = [np.zeros(s, dt) for s, dt in self.parts[k:]]
+        for vals in reversed(kept):
+            grads = run(list(vals) + rest + d + extra)
+            d = grads[:k]
+            d_rest = [a + b for a, b in zip(d_rest, grads[k:])]
+        return (*d, *d_rest)
+
+    def compute(self, kept, *xs):
+        return self._run(lambda a: run_graph(self.grad_graph, a), kept, *xs)
+
+    def kernel_with(self, compile_graph):
+        run = compile_graph(self.grad_graph)
+        return lambda kept, *xs: self._run(run, kept, *xs)
+
+    def bprop(self, *args, needs):
+        raise GraphModeError("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
+
+
+# ---- recording subgraphs -------------------------------------------------------------------------------------
+def trace_subgraph(name, fn, explicit=()):
+    """Record ``fn(*explicit)`` into a new subgraph of the graph being traced.
+
+    Each tensor in ``explicit`` becomes an input of the subgraph (in order); any other value of an
+    enclosing graph that ``fn`` reads is captured as a further input. Returns ``(graph, tracer, result)``.
+    """
+    parent = state.tracer
+    graph = Graph(name)
+    sub = Tracer(graph, parent=parent)
+    args = []
+    for i, a in enumerate(explicit):
+        if isinstance(a, Tensor):
+            v = graph.add_input(f"arg{i}", a.shape, a._np_dtype)
+            v.handle = Tensor._symbolic(v)
+            args.append(v.handle)
+        else:
+            args.append(a)
+    with recording_with(sub):
+        result = fn(*args)
+    return graph, sub, result
+
+
+def _replay(graph, args):
+    """Record ``graph``'s nodes again in the active tracer on ``args`` (one per graph input)."""
+    tr = state.tracer
+    env = dict(zip(graph.inputs, args))
+    for v in graph.params + graph.consts:
+        env[v] = v.handle
+    start = len(tr.graph.nodes)
+    for n in graph.nodes:
+        env[n.out] = tr.record(n.prim, [env[v] if type(v) is Value else v for v in n.inputs])
+    return [env[v] for v in graph.outputs], tr.graph.nodes[start:]
+
+
+def _graph_gradients(graph, xs, douts):
+    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. its inputs, recorded in the active tracer."""
+    tr = state.tracer
+    outs, nodes = _replay(graph, xs)
+    roots = [tr.value_of(o) for o in outs]
+    targets = [tr.value_of(x) for x in xs]
+    grads = backprop(tr, nodes, roots, list(douts), targets)
+    return tuple(g if g is not None else array_ops.zeros_like(x) for g, x in zip(grads, xs))
+
+
+def _zeros(shape, dtype):
+    return array_ops.zeros(shape, mstype.from_numpy(np.dtype(dtype)))
+
+
+# ---- what converted code calls ---------------------------------------------------------------------------------
+def _condition(c, what):
+    """A condition as a Python bool, or as a symbolic bool scalar tensor (a variable condition)."""
+    if isinstance(c, Tensor):
+        if not is_symbolic(c):
+            return bool(c)
+        if c.size != 1:
+            raise GraphModeError(f"the condition of {what} is a tensor of shape {tuple(c.shape)}; a condition must "
+                                 f"be a single value (use .any() or .all())")
+        if c._np_dtype != np.bool_:
+            c = math_ops.not_equal(c, 0)
+        return shape_ops.reshape(c, ()) if c.shape != () else c
+    return c
+
+
+def _leaves(obj):
+    """``(leaves, rebuild)``: the non-container items of nested tuples/lists in order, and how to put them back."""
+    if isinstance(obj, (tuple, list)):
+        parts = [_leaves(x) for x in obj]
+        leaves = [leaf for p, _ in parts for leaf in p]
+        sizes = [len(p) for p, _ in parts]
+
+        def rebuild(items):
+            out, i = [], 0
+            for (_, build), n in zip(parts, sizes):
+                out.append(build(items[i:i + n]))
+                i += n
+            return type(obj)(out)
+        return leaves, rebuild
+    return [obj], lambda items: items[0]
+
+
+def _tensor_for(value, like):
+    """A Python number as a tensor, typed like ``like`` (a Tensor) when given: so both branches agree."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        dt = mstype.bool_
+    elif isinstance(value, (int, np.integer)):
+        dt = mstype.int64
+    elif isinstance(value, (float, np.floating)):
+        dt = mstype.float32
+    else:
+        return None
+    if isinstance(like, Tensor):
+        dt = like.dtype
+    return Tensor(value, dt)
+
+
+def _describe(name):
+    return f"variable '{name}'" if name else "the returned value"
+
+
+def _merge_outputs(where, tracers, results, names):
+    """Line up what the branches give; return (per-branch graph outputs, parts, rebuild, constants)."""
+    leaves, rebuild = zip(*[_leaves(r) for r in results])
+    if len({len(x) for x in leaves}) != 1:
+        raise GraphModeError(f"the branches of {where} give results of different structure; both must return the "
+                             f"same number of values")
+    outs = [[] for _ in tracers]
+    parts, slots = [], []
+    for i, items in enumerate(zip(*leaves)):
+        name = names[i] if names and i < len(names) else None
+        if any(x is UNDEFINED for x in items):
+            if all(x is UNDEFINED for x in items):
+                slots.append(("C", UNDEFINED))
+                continue
+            raise GraphModeError(f"{_describe(name)} is assigned in only one branch of {where}; give it a value "
+                                 f"before the `if` (a graph value must exist on every path)")
+        if not any(isinstance(x, Tensor) for x in items) and all(_same(items[0], x) for x in items):
+            slots.append(("C", items[0]))
+            continue
+        like = next((x for x in items if isinstance(x, Tensor)), None)
+        tensors = [_tensor_for(x, like) for x in items]
+        if any(t is None for t in tensors):
+            kinds = " and ".join(type(x).__name__ for x in items)
+            raise GraphModeError(f"{_describe(name)} is a {kinds} in the branches of {where}; a value that differs "
+                                 f"between branches must be a tensor or a number")
+        values = [tr.value_of(t) for tr, t in zip(tracers, tensors)]
+        first = values[0]
+        for v in values[1:]:
+            if v.shape != first.shape or v.dtype != first.dtype:
+                raise GraphModeError(f"{_describe(name)} is {first.type_str} in one branch of {where} and "
+                                     f"{v.type_str} in another; a graph value has one shape and dtype")
+        for o, v in zip(outs, values):
+            o.append(v)
+        slots.append(("T", len(parts)))
+        parts.append((first.shape, first.dtype))
+    return outs, parts, rebuild[0], slots
+
+
+def _same(a, b):
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:
+        return a is b
+
+
+def _unify_inputs(graphs_and_tracers):
+    """Give every subgraph the same inputs: the union of what each captured, in one order."""
+    order = []
+    for _, tr in graphs_and_tracers:
+        for v in tr.captured:
+            if all(v is not o for o in order):
+                order.append(v)
+    for graph, tr in graphs_and_tracers:
+        explicit = [x for x in graph.inputs if all(x is not inner for _, inner in tr.captured.values())]
+        inputs = list(explicit)
+        for v in order:
+            entry = tr.captured.get(v)
+            inputs.append(entry[1] if entry else graph.add_input(f"unused{len(inputs)}", v.shape, v.dtype))
+        graph.inputs = inputs
+    outer = []
+    for v in order:
+        for _, tr in graphs_and_tracers:
+            if v in tr.captured:
+                outer.append(tr.captured[v][0])
+                break
+    return outer
+
+
+def _rebuild(rebuild, slots, node_out):
+    items = [c if kind == "C" else TupleGetItem(c)(node_out) for kind, c in slots]
+    return rebuild(items)
+
+
+def if_(cond, then_fn, else_fn, carried, names):
+    """Run ``then_fn(*carried)`` or ``else_fn(*carried)``: directly for a Python condition, as an If node
+    holding both (recorded as subgraphs) for a tensor condition. Returns what the branch returns."""
+    c = _condition(cond, "an `if`")
+    if not is_symbolic(c):
+        return (then_fn if c else else_fn)(*carried)
+    parent = state.tracer
+    n = len(parent.graph.nodes)
+    # The branches read ``carried`` (and anything else from outside) as captured inputs.
+    then_g, then_tr, then_res = trace_subgraph(f"{parent.graph.name}.then{n}", lambda: then_fn(*carried))
+    else_g, else_tr, else_res = trace_subgraph(f"{parent.graph.name}.else{n}", lambda: else_fn(*carried))
+    outs, parts, rebuild, slots = _merge_outputs("this `if`", [then_tr, else_tr], [then_res, else_res], names)
+    then_g.outputs, else_g.outputs = outs
+    outer = _unify_inputs([(then_g, then_tr), (else_g, else_tr)])
+    out = If(then_g, else_g, parts)(c, *[v.handle for v in outer])
+    return _rebuild(rebuild, slots, out)
+
+
+def while_(cond_fn, body_fn, carried, names):
+    """``while cond_fn(*carried): carried = body_fn(*carried)``: unrolled in Python while the condition is a
+    Python value; from the first tensor condition on, one While node holding the condition and the body."""
+    carried = tuple(carried)
+    while True:
+        c = _condition(cond_fn(*carried), "a `while`")
+        if is_symbolic(c):
+            return _record_while(cond_fn, body_fn, carried, names)
+        if not c:
+            return carried
+        carried = tuple(body_fn(*carried))
+
+
+def _record_while(cond_fn, body_fn, carried, names):
+    values = list(carried)
+    for i, v in enumerate(values):
+        if v is UNDEFINED:
+            raise GraphModeError(f"{_describe(names[i])} is assigned in a `while` loop on a tensor condition but has "
+                                 f"no value before it; give it one (a graph loop's values exist before the first "
+                                 f"iteration)")
+        t = None if isinstance(v, Tensor) else _tensor_for(v, None)
+        if t is not None:
+            values[i] = t  # a Python number the body changes must be a tensor to flow around the loop
+    idx = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+    explicit = [values[i] for i in idx]
+
+    def with_carried(ts):
+        vals = list(values)
+        for j, i in enumerate(idx):
+            vals[i] = ts[j]
+        return vals
+
+    def cond_call(*ts):
+        c = _condition(cond_fn(*with_carried(ts)), "a `while`")
+        return c if isinstance(c, Tensor) else Tensor(bool(c))
+
+    def body_call(*ts):
+        out = list(body_fn(*with_carried(ts)))
+        for i, (before, after) in enumerate(zip(values, out)):
+            if i not in idx and not _same(before, after):
+                raise GraphModeError(f"{_describe(names[i])} changes from {before!r} to {after!r} in a `while` loop "
+                                     f"on a tensor condition; only tensors and numbers can change in a graph loop")
+        return [out[i] if isinstance(out[i], Tensor) else _tensor_for(out[i], explicit[j]) for j, i in enumerate(idx)]
+
+    parent = state.tracer
+    n = len(parent.graph.nodes)
+    cond_g, cond_tr, c = trace_subgraph(f"{parent.graph.name}.cond{n}", cond_call, explicit)
+    body_g, body_tr, res = trace_subgraph(f"{parent.graph.name}.body{n}", body_call, explicit)
+    cond_g.outputs = [cond_tr.value_of(c)]
+    body_g.outputs = [body_tr.value_of(t) for t in res]
+    for j, (v, x) in enumerate(zip(body_g.outputs, explicit)):
+        if v.shape != tuple(x.shape) or v.dtype != x._np_dtype:
+            name = names[idx[j]] if names else None
+            raise GraphModeError(f"{_describe(name)} is {Value('input', '', x.shape, x._np_dtype).type_str} before a "
+                                 f"`while` loop and {v.type_str} after its body; a value carried around a graph loop "
+                                 f"keeps its shape and dtype")
+    outer = _unify_inputs([(cond_g, cond_tr), (body_g, body_tr)])
+    parts = [(tuple(x.shape), x._np_dtype) for x in explicit]
+    out = While(cond_g, body_g, len(idx), parts)(*explicit, *[v.handle for v in outer])
+    final = with_carried([TupleGetItem(j)(out) for j in range(len(idx))])
+    return tuple(final)
+
+
+def _truthy(value):
+    return bool(value)
+
+
+def _as_bool(x):
+    return x if not isinstance(x, Tensor) or x._np_dtype == np.bool_ else math_ops.not_equal(x, 0)
+
+
+def and_(*thunks):
+    """``a and b and ...``: Python's rule for Python values; a tensor makes the rest a logical_and."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if is_symbolic(value):
+            value = math_ops.logical_and(_as_bool(value), _as_bool(thunk()))
+        elif not _truthy(value):
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def or_(*thunks):
+    """``a or b or ...``: Python's rule for Python values; a tensor makes the rest a logical_or."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        if is_symbolic(value):
+            value = math_ops.logical_or(_as_bool(value), _as_bool(thunk()))
+        elif _truthy(value):
+            return value
+        else:
+            value = thunk()
+    return value
+
+
+def not_(x):
+    """``not x``: a logical_not for a tensor being traced."""
+    return math_ops.logical_not(_as_bool(x)) if is_symbolic(x) else not x
+
+
+def ifexp(cond, then_thunk, else_thunk):
+    """``a if cond else b``."""
+    return if_(cond, then_thunk, else_thunk, (), ())
