@@ -71,7 +71,7 @@ class Trainer:
     def train(self, epochs):
         train_dataset = self.train_dataset.create_dict_iterator()
         self.net.set_train(True)
-        for epoch in range(epochs):  # noqa: B007  (verbatim: the seed keeps its evaluation part here)
+        for epoch in range(epochs):  # noqa: B007 (verbatim; the seed evaluates per epoch here)
             # 训练一个epoch
             for batch, data in enumerate(train_dataset):
                 loss, loss1, loss2 = self.train_single(data["image"], data["label"])
