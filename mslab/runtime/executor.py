@@ -23,6 +23,7 @@ step-through views use it, never a second interpreter.
 """
 import numpy as np
 
+from mslab.autodiff.control_flow import If, While
 from mslab.core.errors import ExecutionError
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Value
@@ -44,6 +45,9 @@ def _bind(compute, inputs, slot_of):
         it = iter(xs)
         return compute(*[next(it) if is_t else c for is_t, c in pattern])
     return call, slots
+
+
+_STEPPABLE = (If, While)  # control-flow nodes whose inner steps ``steps(into_subgraphs=True)`` follows
 
 
 def _compile_subgraph(graph):
@@ -221,22 +225,63 @@ class Executor:
         arrays = [local.get(self._names[s], self.template[s]) for s in slots]
         return self._error(node, exc, arrays)
 
-    def steps(self, arrays):
+    def steps(self, arrays, into_subgraphs=False):
         """Run node by node: yields ``(node, env)`` after each node; ``env`` maps Value -> array.
 
         Nothing is freed, so every intermediate value stays readable. Folded constant nodes are
-        reported first (they were computed when the graph was compiled).
+        reported first (they were computed when the graph was compiled). With ``into_subgraphs``, a
+        control-flow node's inner nodes are yielded too, before the node itself: the taken branch of an
+        If, each iteration of a While's body; their ``env.where`` says ``(node, "then", None)`` or
+        ``(node, "body", iteration)`` (None for the graph's own nodes).
         """
         env = self._load(arrays)
         values = _ValueEnv(env, self.slot_of)
         for n in self.folded:
             yield n, values
         for fn, ins, out, _free, node in self.schedule:
+            args = [env[i] for i in ins]
             try:
-                env[out] = fn(*[env[i] for i in ins])
+                if into_subgraphs and isinstance(node.prim, _STEPPABLE):
+                    env[out] = yield from self._step_into(node, args)
+                else:
+                    env[out] = fn(*args)
             except Exception as e:
-                raise self._error(node, e, [env[i] for i in ins]) from None
+                raise self._error(node, e, args) from None
             yield node, values
+
+    def _sub(self, graph):
+        cache = self.__dict__.setdefault("_subs", {})
+        ex = cache.get(id(graph))
+        if ex is None:
+            ex = cache[id(graph)] = Executor(graph)
+        return ex
+
+    def _step_into(self, node, args):
+        """Yield the inner steps of an If or While node; return its tuple output."""
+        prim = node.prim
+        if isinstance(prim, If):
+            label = "then" if bool(args[0]) else "else"
+            ex = self._sub(prim.then_graph if label == "then" else prim.else_graph)
+            outs = yield from ex._inner_steps(args[1:], (node, label, None))
+            return tuple(outs)
+        k = prim.n_carried
+        cond, body = self._sub(prim.cond_graph), self._sub(prim.body_graph)
+        vals, rest, kept, i = list(args[:k]), list(args[k:]), [], 0
+        while bool(cond.run(vals + rest)[0]):
+            kept.append(vals)
+            vals = yield from body._inner_steps(vals + rest, (node, "body", i))
+            i += 1
+        return (*vals, kept)
+
+    def _inner_steps(self, arrays, where):
+        last = None
+        for n, values in self.steps(arrays, into_subgraphs=True):
+            if values.where is None:
+                values.where = where
+            last = values
+            yield n, values
+        env = last.env if last is not None else self._load(arrays)
+        return [env[s] for s in self.output_slots]
 
     def _error(self, node, exc, arrays):
         shapes = ", ".join(f"{a.dtype}{list(a.shape)}" for a in arrays if hasattr(a, "shape"))
@@ -247,11 +292,12 @@ class Executor:
 
 
 class _ValueEnv:
-    """Read access to a running graph's buffers by Value (or by node)."""
+    """Read access to a running graph's buffers by Value (or by node); ``where`` places a subgraph's step."""
 
     def __init__(self, env, slot_of):
         self.env = env
         self.slot_of = slot_of
+        self.where = None
 
     def __getitem__(self, v):
         if hasattr(v, "out"):
