@@ -145,6 +145,20 @@ def bench_steps(which, repeats, frameworks):
     return res
 
 
+def bench_control_flow(which, repeats, frameworks):
+    """The control-flow workloads (benchmarks/control_flow.py), GRAPH and PYNATIVE beside PyTorch eager."""
+    import control_flow
+
+    entries = {"graph": control_flow.mslab_step(which, "graph"), "pynative": control_flow.mslab_step(which, "pynative")}
+    if "torch" in frameworks:
+        entries["torch"] = (control_flow.torch_step(which), no_op)
+    scale = 0.5 if ARGS.quick else 1.0
+    res = time_side_by_side(entries, repeats, warmup_s=0.3 * scale, block_s=0.1 * scale)
+    import mslab
+    mslab.set_context(mode=mslab.PYNATIVE_MODE)
+    return res
+
+
 def first_call(name, repeats):
     """Seconds of the first GRAPH-mode call of a fresh LeNet TrainOneStepCell: trace, autodiff, compile, run."""
     ms = importlib.import_module(name)
@@ -277,6 +291,13 @@ def build_table(res, frameworks):
                  fmt_time(le["graph"]), fmt_time(le["pynative"]), fmt_time(t_le) if t_le else missing_torch,
                  fmt_ratio(r_le), fmt_ratio(le["pynative"] / le["graph"]), ms_pair(le), "GRAPH <= 1.5x PyTorch",
                  verdict(None if r_le is None else r_le <= 1.5)])
+    for key, label in (("cf_while", "`while` on a tensor around 50 training steps (MLP 8-32-1, SGD; one call)"),
+                       ("cf_if", "training step with `if all_finite(grads): opt(grads)` (seed 001's step, MLP)")):
+        cf = res[key]
+        t_cf = cf.get("torch")
+        rows.append([label, fmt_time(cf["graph"]), fmt_time(cf["pynative"]), fmt_time(t_cf) if t_cf else missing_torch,
+                     fmt_ratio(cf["graph"] / t_cf if t_cf else None), fmt_ratio(cf["pynative"] / cf["graph"]), "",
+                     "GRAPH faster than PYNATIVE", verdict(cf["graph"] < cf["pynative"])])
     fc = res["first_call"]
     rows.append(["LeNet5 first GRAPH call (trace + autodiff + compile + run)", fmt_time(fc), "", "", "", "",
                  fmt_time(res.get("ms_first_call", "not installed")), "< 50 ms", verdict(fc < 0.05)])
@@ -331,6 +352,9 @@ def main():
     res["linear"] = bench_steps("linear", reps, frameworks)
     print("timing LeNet5 steps ...", file=sys.stderr)
     res["lenet"] = bench_steps("lenet", reps, frameworks)
+    print("timing control flow (while, if) ...", file=sys.stderr)
+    res["cf_while"] = bench_control_flow("while", reps, frameworks)
+    res["cf_if"] = bench_control_flow("if", reps, frameworks)
     print("timing first GRAPH calls ...", file=sys.stderr)
     res["first_call"] = first_call("mslab", reps)
     if "mindspore" in frameworks:
