@@ -14,6 +14,11 @@
 # | `from mindspore import nn, ops` | `from mslab import nn, ops` |
 # | `import mindspore.dataset as ds` | `import mslab.dataset as ds` |
 #
+# A few things exist only in mslab, because they are there to show you what MindSpore does inside:
+# drawing and printing graphs (`ms.trace`, `mslab.viz`, `ms.record`), the notebook widgets
+# (`mslab.widgets`), the shipped digits (`ds.digits_path()`) and the transfer counters. Every line
+# that uses one ends with the comment `# mslab only`; drop those lines and the rest runs on MindSpore.
+#
 # Run the cells from top to bottom with **Shift+Enter**. This tour trains a real network on real
 # handwritten digits in a few seconds; the next lessons open it up piece by piece.
 
@@ -29,8 +34,12 @@ print("mode:", "PYNATIVE" if ms.get_context("mode") == ms.PYNATIVE_MODE else "GR
 #
 # MindSpore, PyTorch and TensorFlow train a network in the same seven steps:
 #
-# 1. build a dataset, 2. define the forward network, 3. define the loss, 4. define the optimizer,
-# 5. run the forward pass and get the loss, 6. run the backward pass to get gradients,
+# 1. build a dataset,
+# 2. define the forward network,
+# 3. define the loss,
+# 4. define the optimizer,
+# 5. run the forward pass and get the loss,
+# 6. run the backward pass to get gradients,
 # 7. let the optimizer update the weights.
 #
 # Steps 1–4 look almost the same in all three. Steps 5–7 are where they differ, because each
@@ -47,7 +56,7 @@ print("mode:", "PYNATIVE" if ms.get_context("mode") == ms.PYNATIVE_MODE else "GR
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import ComparePanel
+from mslab.widgets import ComparePanel  # mslab only
 
 ComparePanel()
 
@@ -65,7 +74,7 @@ from mslab.dataset import transforms, vision
 
 
 def create_dataset(usage="train", batch_size=32):
-    data = ds.MnistDataset(ds.digits_path(), usage=usage)
+    data = ds.MnistDataset(ds.digits_path(), usage=usage)  # mslab only
     data = data.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
     data = data.map(operations=[vision.Resize((32, 32)),
                                 vision.Rescale(1.0 / 255.0, 0.0),
@@ -144,7 +153,7 @@ print(network)
 # NBVAL_IGNORE_OUTPUT
 from IPython.display import display
 
-from mslab.widgets import LossPlot
+from mslab.widgets import LossPlot  # mslab only
 
 ms.set_context(mode=ms.GRAPH_MODE)
 model = ms.Model(network, net_loss, net_opt, metrics={"accuracy"})
@@ -176,7 +185,7 @@ print("true:     ", test_batch[1].asnumpy()[:16])
 
 # %%
 x = batch["image"]
-print(ms.trace(network, x))
+print(ms.trace(network, x))  # mslab only
 
 # %% [markdown]
 # `mslab.viz` draws the same graph. Operations are grouped by the Cell that made them: a Cell with
@@ -186,7 +195,7 @@ print(ms.trace(network, x))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-import mslab.viz as viz
+import mslab.viz as viz  # mslab only
 
 viz.forward_graph(network, x)
 
@@ -196,9 +205,9 @@ viz.forward_graph(network, x)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import GraphView
+from mslab.widgets import GraphView  # mslab only
 
-GraphView(ms.trace(network, x))
+GraphView(ms.trace(network, x))  # mslab only
 
 # %% [markdown]
 # ## Where to next

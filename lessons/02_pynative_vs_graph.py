@@ -142,12 +142,12 @@ print(out.shape)
 # mslab's IR follows that idea.)
 
 # %%
-graph = ms.trace(mlp, x)
+graph = ms.trace(mlp, x)  # mslab only
 print(graph)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-import mslab.viz as viz
+import mslab.viz as viz  # mslab only
 
 viz.forward_graph(mlp, x)
 
@@ -173,7 +173,7 @@ class Unrolled(nn.Cell):
         return x
 
 
-print(ms.trace(Unrolled(), x))
+print(ms.trace(Unrolled(), x))  # mslab only
 
 
 # %% [markdown]
@@ -352,7 +352,7 @@ for sink in (False, True):
         model.train(4, train_data, callbacks=[StepCounter()], dataset_sink_mode=True, sink_size=5)
     else:
         model.train(2, train_data, callbacks=[StepCounter()])
-    print("  transfers:", model.transfer_counts.as_dict())
+    print("  transfers:", model.transfer_counts.as_dict())  # mslab only
 
 # %% [markdown]
 # Both runs train the same 20 steps on the same batches, and end on the same loss. Without sinking,

@@ -18,7 +18,7 @@
 import numpy as np
 
 import mslab as ms
-import mslab.viz as viz
+import mslab.viz as viz  # mslab only
 from mslab import Parameter, ParameterTuple, Tensor, nn, ops
 
 ms.set_seed(1)
@@ -168,7 +168,7 @@ print(f"autodiff {float(grads[0].asnumpy()[0]):.3f}   central difference {numeri
 
 # %%
 ms.set_context(mode=ms.GRAPH_MODE)
-print(ms.trace(ops.GradOperation()(net), x, y))
+print(ms.trace(ops.GradOperation()(net), x, y))  # mslab only
 
 # %% [markdown]
 # Read it against the maths. The forward is `%0 = x * z`, `%1 = %0 @ y`. The backward starts
@@ -180,7 +180,7 @@ print(ms.trace(ops.GradOperation()(net), x, y))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-viz.backward_graph(net, x, y, weights=None, grad_position=(0,))
+viz.backward_graph(net, x, y, weights=(), grad_position=(0,))  # no weights: the gradient for x only
 
 # %% [markdown]
 # For a network and its loss, the backward graph gives every weight its gradient. Here it is for
@@ -221,7 +221,7 @@ picture
 
 # %%
 ms.set_context(mode=ms.PYNATIVE_MODE)
-with ms.record() as tape:
+with ms.record() as tape:  # mslab only
     loss = loss_net(data, label)
 print("loss:", loss)
 print(tape.graph)
@@ -234,7 +234,7 @@ print(tape.graph)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import TapeView
+from mslab.widgets import TapeView  # mslab only
 
 TapeView(loss_net, data, label)
 

@@ -9,7 +9,7 @@
 import numpy as np
 
 import mslab as ms
-import mslab.viz as viz
+import mslab.viz as viz  # mslab only
 from mslab import ParameterTuple, Tensor, nn, ops
 from mslab.common.initializer import Normal
 
@@ -59,6 +59,10 @@ print("weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy())
 #     loss = F.depend(loss, self.optimizer(grads))              # 4. update, then return the loss from BEFORE it
 #     return loss
 # ```
+#
+# Where does `self.weights` come from? `nn.TrainOneStepCell` takes it from `optimizer.parameters`:
+# the weights it differentiates are exactly the ones the optimizer updates. (The hand-written Cell
+# below takes `network.trainable_params()`, which is the same list here.)
 #
 # `F.depend(loss, x)` returns `loss` but makes sure `x` (the update) has happened first. In a graph,
 # where nothing runs in "line order", that is how an ordering is stated.
@@ -148,7 +152,7 @@ for _ in range(1):
 # were written by you. Each line's comment names its phase.
 
 # %%
-print(ms.trace(train_net, x, y))
+print(ms.trace(train_net, x, y))  # mslab only
 
 # %% [markdown]
 # Notice three things:
@@ -175,7 +179,7 @@ viz.training_graph(train_net, x, y)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import StepThrough
+from mslab.widgets import StepThrough  # mslab only
 
 stepper = StepThrough(train_net, x, y)
 stepper
@@ -239,7 +243,7 @@ print("the twin's weight now:", twin.fc.weight.asnumpy().ravel())
 from IPython.display import display
 
 import mslab.dataset as ds
-from mslab.widgets import LossPlot
+from mslab.widgets import LossPlot  # mslab only
 
 
 def get_data(num, w=2.0, b=3.0):
@@ -279,23 +283,7 @@ plot.finish()
 
 # %% [markdown]
 # `train.md`'s own custom loop goes one step further: `DatasetHelper` with `dataset_sink_mode=True`
-# feeds `sink_size` batches at a time to the network that `connect_network_with_dataset` wraps, so
-# each call runs several steps on the device (lesson 02 showed the transfers this saves).
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-ms.set_seed(1)
-sink_net = LinearNet()
-sink_train = nn.TrainOneStepCell(nn.WithLossCell(sink_net, nn.MSELoss()),
-                                 nn.Momentum(sink_net.trainable_params(), learning_rate=0.005, momentum=0.9))
-dataset_helper = ms.DatasetHelper(train_dataset, dataset_sink_mode=True, sink_size=5, epoch_num=4)
-net_on_device = ms.connect_network_with_dataset(sink_train, dataset_helper)
-sink_train.set_train()
-epoch = 4
-for step in range(epoch):
-    for inputs in dataset_helper:
-        output = net_on_device(*inputs)
-        print("epoch: {0}/{1}, losses: {2}".format(step + 1, epoch, output.asnumpy(), ))
+# feeds several batches at a time to the device. That needs an Ascend device; lesson 08 shows it.
 
 # %% [markdown]
 # ## Model does the same
