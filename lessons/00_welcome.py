@@ -216,3 +216,6 @@ GraphView(ms.trace(network, x))  # mslab only
 # - **02 · PYNATIVE versus GRAPH mode**: running eagerly versus compiling, and the rules graph mode brings.
 # - **03 · Autodiff and backward graphs**: `GradOperation`, `sens`, and the backward graph derived from the forward one.
 # - **04 · TrainOneStepCell, step by step**: watch one training step happen, stage by stage, on real numbers.
+# - **07 · Evaluation networks and metrics**: `WithEvalCell`, metrics, shared weights, and what `set_train` changes.
+# - **08 · Data pipelines and data sinking**: datasets beside PyTorch's `DataLoader`, and sinking data to a device.
+# - **09 · From PyTorch and TensorFlow**: one LeNet written three ways, and where MindSpore differs.
