@@ -16,12 +16,12 @@ PYTHON ?= $(shell for p in python3.11 python3.10 python3; do \
 LAB_FLAGS ?= $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .DEFAULT_GOAL := help
-.PHONY: help lab test venv deps dot lint bench clean distclean
+.PHONY: help lab lessons test venv deps dot lint bench clean distclean
 
 help:
 	@echo "make lab        open the lessons (notebooks/) in JupyterLab; sets everything up first"
 	@echo "make test       ruff, unit tests, notebooks with nbval, browser test; sets everything up first"
-	@echo "make lessons    rebuild and re-execute the lesson notebooks from scripts/build_lessons.py"
+	@echo "make lessons    build and execute notebooks/*.ipynb from the lesson sources lessons/*.py"
 	@echo "make venv|deps  create .venv and install mslab with its [test,lab] extras"
 	@echo "make dot        make sure Graphviz's dot is installed"
 	@echo "make chromium   make sure Chromium is installed (for the browser test)"
@@ -48,9 +48,9 @@ dot:
 chromium:
 	@bash scripts/ensure_chromium.sh
 
-# The lessons are written as code in scripts/build_lessons.py; this writes and executes them.
+# The lessons are written as jupytext percent files in lessons/; this executes them into notebooks/.
 lessons: $(STAMP) dot
-	$(BIN)/python scripts/build_lessons.py
+	$(BIN)/python scripts/build_notebooks.py
 
 # Lessons open with their kernel started (JupyterLab 4 otherwise asks "Select Kernel" every time):
 # a default in the venv's own settings overrides, so nothing outside .venv changes.
@@ -62,13 +62,13 @@ lab: $(STAMP) dot
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
 
 lint: $(STAMP)
-	$(BIN)/ruff check mslab tests
+	$(BIN)/ruff check mslab tests lessons scripts
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
 # Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP) dot chromium
-	$(BIN)/ruff check mslab tests
+	$(BIN)/ruff check mslab tests lessons scripts
 	$(BIN)/python -m pytest
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 		echo "$(BIN)/python -m pytest $(NBVAL) notebooks/"; \

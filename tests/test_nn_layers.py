@@ -265,6 +265,15 @@ def test_pooling_gradients():
 
 
 # ---- BatchNorm -------------------------------------------------------------------------------------------
+def test_batchnorm_moving_variance_is_unbiased_as_observed():
+    bn = nn.BatchNorm1d(2)
+    bn.set_train(True)
+    bn(Tensor(np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 10.0]], np.float32)))
+    # observed on MindSpore 2.10 CPU (PYNATIVE): moving_mean [0.3 0.6], moving_variance [1.3 2.5]
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), [0.3, 0.6], rtol=1e-6)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(), [1.3, 2.5], rtol=1e-6)
+
+
 def bn_ref(x, gamma, beta, mean, var, eps=1e-5):
     shape = (1, -1) + (1,) * (x.ndim - 2)
     return (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps) * gamma.reshape(shape) + beta.reshape(shape)
@@ -290,11 +299,13 @@ def test_batchnorm_train_and_eval(mode, cls, shape):
     out = bn(Tensor(x)).asnumpy()
     np.testing.assert_allclose(out, bn_ref(x, gamma, beta, mean, var), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.1 * mean, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(bn.moving_variance.asnumpy(), 0.9 + 0.1 * var, rtol=1e-5, atol=1e-6)
+    # moving_variance takes the unbiased batch variance (ddof=1), as MindSpore does (fidelity.md, 1)
+    uvar = x.var(axis=axes, ddof=1)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(), 0.9 + 0.1 * uvar, rtol=1e-5, atol=1e-6)
     x2 = randn(*shape)
     bn(Tensor(x2))  # the second call reads the updated moving statistics
     mm = 0.9 * 0.1 * mean + 0.1 * x2.mean(axis=axes)
-    mv = 0.9 * (0.9 + 0.1 * var) + 0.1 * x2.var(axis=axes)
+    mv = 0.9 * (0.9 + 0.1 * uvar) + 0.1 * x2.var(axis=axes, ddof=1)
     np.testing.assert_allclose(bn.moving_mean.asnumpy(), mm, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(bn.moving_variance.asnumpy(), mv, rtol=1e-5, atol=1e-6)
     # eval again: the moving statistics, no update

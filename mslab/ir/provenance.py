@@ -5,10 +5,11 @@ import sys
 
 from mslab.core import state
 
-_MSLAB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Engine internals are never "where a node came from"; layer code in mslab/nn is (its construct line).
-_ENGINE_DIRS = ("core", "ir", "ops", "autodiff", "runtime", "common", "lab")
-_INTERNAL = tuple(os.path.join(_MSLAB, d) + os.sep for d in _ENGINE_DIRS)
+# "Where a node came from" is the learner's line: the innermost frame outside the mslab package.
+# A Dense inside the learner's LeNet points at ``x = self.fc1(x)`` in LeNet.construct, not at
+# Dense's own matmul line; nodes made wholly inside library Cells (a loss, an optimizer) point at
+# the learner's call that ran them. Which library Cell made a node is what its scope says.
+_INTERNAL = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,)
 
 
 def child_name(parent, child):
@@ -39,7 +40,7 @@ _lines = {}  # (file, line number) -> the formatted source line (PYNATIVE record
 
 
 def source_line():
-    """``file.py:12  x = self.fc(x)``: the innermost line outside the engine internals."""
+    """``file.py:12  x = self.fc(x)``: the innermost line outside mslab, i.e. the learner's own code."""
     f = sys._getframe(2)
     internal = _internal_code
     while f is not None:

@@ -15,9 +15,12 @@ from mslab.ir.tracer import Recorder
 class Tape(Recorder):
     """A recorded forward graph of eagerly executed primitives (values are the real tensors)."""
 
-    def __init__(self, name="tape"):
+    def __init__(self, name="tape", shows_calls=False):
         super().__init__(Graph(name))
         self._values = {}  # id(tensor) -> Value; the handles keep those tensors (and ids) alive
+        # A tape a learner opened (mslab.record) names its inputs after the outermost Cell call's
+        # construct parameters and returns that call's outputs; autodiff's own tapes skip the work.
+        self.shows_calls = shows_calls
 
     def value_of(self, t):
         v = self._values.get(id(t))
@@ -33,6 +36,15 @@ class Tape(Recorder):
         ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
         node = self._new_node(prim, ins)
         self._values[id(out)] = self.graph.add_node(node, out.shape, out._np_dtype, handle=out)
+
+    def name_inputs(self, tensors, names):
+        """Record not-yet-seen input tensors under these names (``%data``, ``%label``), not ``%in0``."""
+        taken = {v.name for v in self.graph.inputs}
+        for t, name in zip(tensors, names):
+            if isinstance(t, Tensor) and not isinstance(t, Parameter) and id(t) not in self._values \
+                    and name not in taken:
+                self._values[id(t)] = self.graph.add_input(name, t.shape, t._np_dtype, handle=t)
+                taken.add(name)
 
     def mark_outputs(self, tensors):
         self.graph.outputs = [self.value_of(t) for t in tensors]
@@ -60,9 +72,10 @@ class RunRecorder(Tape):
 def record(name="tape"):
     """Record the primitives that run eagerly inside the block: ``with mslab.record() as tape: net(x)``.
 
-    ``tape.graph`` is the recorded forward graph (print it, or draw it with mslab.lab.viz).
+    ``tape.graph`` is the recorded forward graph (print it, or draw it with mslab.lab.viz); its inputs
+    are named after the outermost Cell's ``construct`` parameters and it returns that call's outputs.
     """
-    tape = Tape(name)
+    tape = Tape(name, shows_calls=True)
     state.tapes.append(tape)
     try:
         yield tape

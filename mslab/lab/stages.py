@@ -11,29 +11,47 @@ FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
     "forward", "sens", "grad forward", "backward", "grad reduce", "optimizer", "return")
 STAGES = (FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN)
 
+# Plain text: the widget shows these as they are (no markdown), so code names carry no backticks.
 EXPLAIN = {
     FORWARD_S: "Forward: the network runs on the batch and the loss function turns its output into one number, "
-               "the loss. This is `loss = self.network(*inputs)` in TrainOneStepCell.construct.",
+               "the loss. This is loss = self.network(*inputs) in TrainOneStepCell.construct.",
     SENS: "Sens: backpropagation needs a starting gradient, d(loss)/d(loss). TrainOneStepCell fills a tensor "
-          "shaped like the loss with `sens` (1.0 unless you set it): `F.fill(loss.dtype, loss.shape, self.sens)`. "
-          "It plays the part of PyTorch's `loss.backward(gradient)`.",
+          "shaped like the loss with sens (1.0 unless you set it): F.fill(loss.dtype, loss.shape, self.sens). "
+          "It plays the part of PyTorch's loss.backward(gradient). The IR text lists this Fill as a forward node "
+          "(it is computed from the loss, before any gradient); the step-through names the stage after its role.",
     GRAD_FORWARD: "Forward again: in PYNATIVE mode GradOperation runs the network a second time while a tape records "
                   "each operation (PyTorch's grad_fn chain). In GRAPH mode the compiler shares the first forward "
                   "instead, so this stage does not exist there.",
     BACKWARD_S: "Backward: the chain rule, applied node by node from the loss back to the weights. Each backward "
                 "node was generated from the bprop rule of one forward node; together they give d(loss)/d(weight) "
                 "for every trainable weight.",
-    GRAD_REDUCE: "Grad reduce: on several devices the gradients would be averaged across devices here "
-                 "(DistributedGradReducer). On one device `grad_reducer` is the identity.",
-    OPTIMIZER_S: "Optimizer: each weight moves against its gradient (for SGD: w = w - lr * grad; Momentum and Adam "
-                 "also keep running averages). `Assign` nodes write the new values into the Parameters, in place.",
-    RETURN: "Return: `F.depend(loss, self.optimizer(grads))` returns the loss computed BEFORE the update, and makes "
+    GRAD_REDUCE: "Grad reduce: with several devices, the gradients are averaged across devices here "
+                 "(DistributedGradReducer).",
+    OPTIMIZER_S: "Optimizer: each weight moves against its gradient, by the optimizer's update rule. Assign nodes "
+                 "write the new values into the Parameters, in place.",
+    RETURN: "Return: F.depend(loss, self.optimizer(grads)) returns the loss computed BEFORE the update, and makes "
             "sure the update has happened before the step counts as done.",
 }
 EMPTY = {
-    GRAD_REDUCE: "No nodes: on one device `grad_reducer` is the identity function, so the optimizer reads the "
-                 "backward outputs directly.",
+    GRAD_REDUCE: "On one device grad_reducer is the identity function, so this stage has no nodes: the optimizer "
+                 "reads the backward outputs directly.",
 }
+# The update rules of the optimizers a lesson is likely to step through (defaults: no weight decay, no nesterov).
+UPDATE_RULES = {
+    "SGD": "w = w - learning_rate * grad",
+    "Momentum": "v = momentum * v + grad (v starts at 0), then w = w - learning_rate * v",
+    "Adam": "m and v are running means of grad and grad squared, then w = w - learning_rate * m_hat / "
+            "(sqrt(v_hat) + eps)",
+}
+
+
+def optimizer_text(optimizer):
+    """One sentence naming the optimizer that runs in the step and, when known, its update rule."""
+    if optimizer is None:
+        return ""
+    name = type(optimizer).__name__
+    rule = UPDATE_RULES.get(name)
+    return f"This step's optimizer is {name}" + (f": {rule}." if rule else ".")
 
 
 class Stage:

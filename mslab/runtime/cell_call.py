@@ -10,7 +10,9 @@ import numpy as np
 from mslab.autodiff import graph_syntax
 from mslab.core import state
 from mslab.core.context import is_graph_mode
-from mslab.runtime.compiled import cache_of
+from mslab.core.pytree import flatten
+from mslab.core.tensor import Tensor
+from mslab.runtime.compiled import cache_of, input_names
 
 
 def _check_inputs(cell, args):
@@ -60,7 +62,21 @@ def call_cell(cell, args, kwargs):
     _check_inputs(cell, args)
     if is_graph_mode() and not kwargs:
         return compile_call(cell, args).run(args)
+    if not state.cells and any(t.shows_calls for t in state.tapes):
+        return _record_call(cell, args, kwargs)
     return _run_construct(cell, args, kwargs)
+
+
+def _record_call(cell, args, kwargs):
+    """An outermost PYNATIVE call under ``mslab.record()``: name the tape's inputs, mark its outputs."""
+    tapes = [t for t in state.tapes if t.shows_calls]
+    names = input_names(cell, len(args))
+    for t in tapes:
+        t.name_inputs(args, names)
+    out = _run_construct(cell, args, kwargs)
+    for t in tapes:
+        t.mark_outputs([o for o in flatten(out)[0] if isinstance(o, Tensor)])
+    return out
 
 
 def compile_call(cell, args):

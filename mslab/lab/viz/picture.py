@@ -79,8 +79,8 @@ class GraphPicture:
         boxes = sum(1 for n in v.nodes if n.collapsed)
         phases = ", ".join(v.phases) or "none"
         extra = f", {boxes} collapsed boxes" if boxes else ""
-        return (f"<GraphPicture {v.name}: {ops} ops ({phases}), {kinds.get('parameter', 0)} parameters"
-                f"{extra}>")
+        n = kinds.get("parameter", 0)
+        return f"<GraphPicture {v.name}: {ops} ops ({phases}), {n} parameter{'' if n == 1 else 's'} drawn{extra}>"
 
     def _repr_html_(self):
         try:

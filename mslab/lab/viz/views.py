@@ -26,7 +26,7 @@ def forward_graph(fn, *inputs, **options):
 def backward_graph(fn, *inputs, weights=None, grad_position="auto", **options):
     """The backward graph autodiff generates for ``fn``: trace its gradient, show the backward nodes.
 
-    ``weights``: the Parameters to differentiate (default: a Cell's trainable parameters).
+    ``weights``: the Parameters to differentiate (None: a Cell's trainable parameters; ``()``: none).
     ``grad_position``: input positions too; ``"auto"`` = none for a Cell with weights, else every
     floating-point input. Forward values the backward nodes read appear as faded stubs; pass
     ``phases=None`` to see forward and backward together. Each backward node names the forward node

@@ -17,7 +17,8 @@ import anywidget
 import traitlets as t
 
 from mslab.core import context
-from mslab.lab.stepping import EMPTY, TrainStepSession
+from mslab.lab.stages import EMPTY, OPTIMIZER_S, optimizer_text
+from mslab.lab.stepping import TrainStepSession
 from mslab.lab.widgets import _assets, _values
 from mslab.lab.widgets._graph import GraphHost, GraphPane
 from mslab.lab.widgets.graph_view import graph_traits
@@ -106,7 +107,9 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
                                 "as they were before the step.")
         else:
             st = s.stages[k]
-            self.explanation = st.explanation + ("" if st.nodes else " " + EMPTY.get(st.name, "(no nodes)"))
+            extra = optimizer_text(getattr(s.cell, "optimizer", None)) if st.name == OPTIMIZER_S else ""
+            self.explanation = " ".join(filter(None, [st.explanation, extra,
+                                                      "" if st.nodes else EMPTY.get(st.name, "(no nodes)")]))
         stage_nodes = s.stages[k].nodes if k >= 0 else []
         cur = s.current_node
         self._set_highlight("", stage_nodes, [cur] if cur is not None else [])

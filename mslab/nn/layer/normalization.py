@@ -5,6 +5,9 @@ variance, and the moving statistics are updated in place:
 
     moving = momentum * moving + (1 - momentum) * batch_statistic
 
+where the variance fed to ``moving_variance`` is the unbiased one, ``var * n / (n - 1)`` for ``n``
+values per channel, as MindSpore does (docs/mindspore_observed/fidelity.md, section 1).
+
 with ``ops.assign`` (a side effect kept in GRAPH mode too). In eval the moving statistics are used.
 Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
@@ -66,7 +69,12 @@ class _BatchNorm(Cell):
             m = self.momentum
             # Assign has no gradient, so the update adds nothing to the backward pass
             batch_mean = F.reshape(mean, (self.num_features,))
+            n = 1
+            for a in axes:
+                n *= shape[a]
             batch_var = F.reshape(var, (self.num_features,))
+            if n > 1:
+                batch_var = F.mul(batch_var, n / (n - 1))  # unbiased, as MindSpore's moving_variance
             new_mean = F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1.0 - m))
             new_var = F.add(F.mul(self.moving_variance, m), F.mul(batch_var, 1.0 - m))
             y = F.depend(y, (F.assign(self.moving_mean, new_mean), F.assign(self.moving_variance, new_var)))

@@ -1,0 +1,315 @@
+# %% [markdown]
+# # 04 · TrainOneStepCell, step by step
+#
+# `Model.train` calls one Cell once per batch: `TrainOneStepCell`. It is short, and it is where
+# forward, backward and update meet. This lesson reads its source, builds it yourself, draws the one
+# graph it compiles to, and then **steps through one real training step**, stage by stage.
+
+# %%
+import numpy as np
+
+import mslab as ms
+import mslab.viz as viz  # mslab only
+from mslab import ParameterTuple, Tensor, nn, ops
+from mslab.common.initializer import Normal
+
+ms.set_seed(1)
+ms.set_context(mode=ms.GRAPH_MODE)
+
+
+# %% [markdown]
+# ## The network: LinearNet, from MindSpore's docs
+#
+# One `Dense(1, 1)` layer learning `y = 2x + 3`, an MSE loss, and Momentum. `WithLossCell` joins the
+# network and the loss; `TrainOneStepCell` adds the gradient and the optimizer.
+
+# %%
+class LinearNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(1, 1, Normal(0.02), Normal(0.02))
+
+    def construct(self, x):
+        return self.fc(x)
+
+
+net = LinearNet()
+crit = nn.MSELoss()
+net_with_criterion = nn.WithLossCell(net, crit)
+opt = nn.Momentum(net.trainable_params(), learning_rate=0.005, momentum=0.9)
+train_net = nn.TrainOneStepCell(net_with_criterion, opt)
+train_net.set_train()
+
+x = Tensor(np.array([[-2.0], [-1.0], [0.5], [1.0], [3.0]], np.float32))
+y = 2 * x + 3
+print("weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy())
+
+
+# %% [markdown]
+# ## Inside `TrainOneStepCell`
+#
+# This is its `construct` in MindSpore (and in mslab), four lines:
+#
+# ```python
+# def construct(self, *inputs):
+#     loss = self.network(*inputs)                              # 1. forward: the loss
+#     sens = F.fill(loss.dtype, loss.shape, self.sens)          # 2. sens: where backward starts (1.0)
+#     grads = self.grad(self.network, self.weights)(*inputs, sens)   # 3. backward: GradOperation(get_by_list=True, sens_param=True)
+#     grads = self.grad_reducer(grads)                          #    (average across devices; identity on one)
+#     loss = F.depend(loss, self.optimizer(grads))              # 4. update, then return the loss from BEFORE it
+#     return loss
+# ```
+#
+# Where does `self.weights` come from? `nn.TrainOneStepCell` takes it from `optimizer.parameters`:
+# the weights it differentiates are exactly the ones the optimizer updates. (The hand-written Cell
+# below takes `network.trainable_params()`, which is the same list here.)
+#
+# `F.depend(loss, x)` returns `loss` but makes sure `x` (the update) has happened first. In a graph,
+# where nothing runs in "line order", that is how an ordering is stated.
+#
+# The custom training loop in MindSpore's `train.md` writes the same Cell by hand. Let's do that too,
+# and check that it does exactly what `nn.TrainOneStepCell` does:
+
+# %%
+class MyTrainOneStepCell(nn.Cell):
+    def __init__(self, network, optimizer, sens=1.0):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.weights = ParameterTuple(network.trainable_params())
+        self.optimizer = optimizer
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
+        self.sens = sens
+
+    def construct(self, data, label):
+        weights = self.weights
+        loss = self.network(data, label)
+        sens = ops.Fill()(ops.DType()(loss), ops.Shape()(loss), self.sens)
+        grads = self.grad(self.network, weights)(data, label, sens)
+        return ops.depend(loss, self.optimizer(grads))
+
+
+def make(cell_class):
+    ms.set_seed(1)
+    n = LinearNet()
+    o = nn.Momentum(n.trainable_params(), learning_rate=0.005, momentum=0.9)
+    return n, cell_class(nn.WithLossCell(n, nn.MSELoss()), o)
+
+
+(net_a, mine), (net_b, theirs) = make(MyTrainOneStepCell), make(nn.TrainOneStepCell)
+for step in range(3):
+    la, lb = mine(x, y).asnumpy(), theirs(x, y).asnumpy()
+    print(f"step {step}: loss {float(la):.4f} vs {float(lb):.4f}   equal: {np.array_equal(la, lb)}")
+print("same weights after 3 steps:", np.array_equal(net_a.fc.weight.asnumpy(), net_b.fc.weight.asnumpy()))
+
+# %% [markdown]
+# The first example in MindSpore's `train.md` ("custom training network") uses `TrainOneStepCell`
+# on a Cell of its own, with every weight set to one. Its labels are all zero, so the
+# cross-entropy of every sample is zero: the printed loss is 32 zeros.
+
+# %%
+from mslab.common.tensor import Tensor
+from mslab.nn import Cell, Dense, Momentum, SoftmaxCrossEntropyWithLogits, TrainOneStepCell, WithLossCell
+
+
+class ReLUReduceMeanDense(Cell):
+    def __init__(self, kernel, bias, in_channel, num_class):
+        super().__init__()
+        self.relu = ops.ReLU()
+        self.mean = ops.ReduceMean(keep_dims=False)
+        self.dense = Dense(in_channel, num_class, kernel, bias)
+
+    def construct(self, x):
+        x = self.relu(x)
+        x = self.mean(x, (2, 3))
+        x = self.dense(x)
+        return x
+
+
+weight_np = np.ones((1000, 2048)).astype(np.float32)
+weight = Tensor(weight_np.copy())
+bias_np = np.ones((1000,)).astype(np.float32)
+bias = Tensor(bias_np.copy())
+big_net = ReLUReduceMeanDense(weight, bias, 2048, 1000)
+criterion = SoftmaxCrossEntropyWithLogits(sparse=False)
+optimizer = Momentum(learning_rate=0.1, momentum=0.1,
+                     params=filter(lambda x: x.requires_grad, big_net.get_parameters()))
+net_with_criterion = WithLossCell(big_net, criterion)
+train_network = TrainOneStepCell(net_with_criterion, optimizer)
+train_network.set_train()
+input_np = np.random.randn(32, 2048, 7, 7).astype(np.float32)
+input = Tensor(input_np.copy())
+label_np_onehot = np.zeros(shape=(32, 1000)).astype(np.float32)
+label = Tensor(label_np_onehot.copy())
+for _ in range(1):
+    loss = train_network(input, label)
+    print("-------loss------", loss)
+
+# %% [markdown]
+# ## One step, one graph
+#
+# In GRAPH mode the whole `construct` compiles into **one** graph: your forward nodes, the backward
+# nodes `GradOperation` generated, and the optimizer's nodes. None of the backward or optimizer nodes
+# were written by you. Each line's comment names its phase.
+
+# %%
+print(ms.trace(train_net, x, y))  # mslab only
+
+# %% [markdown]
+# Notice three things:
+#
+# - the forward runs **once**: GRAPH mode shares it between the loss and the gradient;
+# - `Fill(float32, (), 1.0)` is `sens`;
+# - each `Assign` writes a new value into a Parameter, in place. `Depend` ties them to the returned loss.
+#
+# The picture groups nodes by the Cell they came from, coloured by phase:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+viz.training_graph(train_net, x, y)
+
+# %% [markdown]
+# ## Step through one training step
+#
+# `StepThrough` runs this very graph on the real numbers above, **one stage at a time**: forward,
+# sens, backward, grad reduce, optimizer, return. Press **Next stage** and watch: the highlighted
+# nodes in the graph are the ones that just ran, the text says what the stage does, and the panel
+# below shows the values: the loss, `sens`, each weight's gradient, and each weight before and
+# after the update. **Previous** goes back (the weights are restored); **node ›** runs a single node.
+# The step is real: after the optimizer stage the network's weights have moved.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.widgets import StepThrough  # mslab only
+
+stepper = StepThrough(train_net, x, y)
+stepper
+
+# %% [markdown]
+# Try it in PYNATIVE mode too: `StepThrough(train_net, x, y, mode=ms.PYNATIVE_MODE)` walks the tape
+# recorded around one real eager call. It has one more stage, *grad forward*: without a compiler to
+# share it, `GradOperation` runs the forward a second time while recording it.
+#
+# ### The same step as a table
+#
+# In case you are reading this without a running kernel, here is what each stage computes for this
+# batch. It drives a second `StepThrough` from Python (`next_stage()`, then read `.values`) on a twin
+# of the network: same seed, so the same starting weights.
+
+# %%
+ms.set_seed(1)
+twin = LinearNet()
+twin_train = nn.TrainOneStepCell(nn.WithLossCell(twin, nn.MSELoss()),
+                                 nn.Momentum(twin.trainable_params(), learning_rate=0.005, momentum=0.9))
+walk = StepThrough(twin_train, x, y)
+print(repr(walk))
+for _ in walk.stages:
+    walk.next_stage()
+    v = walk.values
+    print(f"== {v['stage']}: {len(v['stage_nodes'])} nodes")
+    for name, op, value in v["stage_nodes"]:
+        print(f"   {name:>4} = {op:12s} {value}")
+print(repr(walk))
+
+
+# %%
+def number(summary):
+    return summary["numbers"][0]
+
+print(f"loss {number(walk.values['loss']):.6g}   sens {number(walk.values['sens']):g}")
+print(f"{'parameter':10s} {'gradient':>10s} {'before':>10s} {'after':>10s}")
+for p in walk.values["params"]:
+    print(f"{p['name']:10s} {number(p['gradient']):10.6g} {number(p['before']):10.6g} {number(p['after']):10.6g}")
+
+# %% [markdown]
+# Check the optimizer's arithmetic by hand. Momentum keeps a velocity `v` per weight, starting at 0:
+# `v = 0.9 * v + gradient`, then `w = w - learning_rate * v`. On the first step `v` is just the
+# gradient:
+
+# %%
+for p in walk.values["params"]:
+    by_hand = number(p["before"]) - 0.005 * (0.9 * 0.0 + number(p["gradient"]))
+    print(f"{p['name']:10s} by hand {by_hand:.5g}   stepped {number(p['after']):.5g}")
+print("the twin's weight now:", twin.fc.weight.asnumpy().ravel())
+
+# %% [markdown]
+# ## Now many steps: the training loop from the docs
+#
+# With `TrainOneStepCell` built, a training loop is just calling it on each batch. This is the loop
+# from MindSpore's "build a training network" tutorial, on its generated `y = 2x + 3` data with
+# noise. `LossPlot` draws the loss as it goes.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from IPython.display import display
+
+import mslab.dataset as ds
+from mslab.widgets import LossPlot  # mslab only
+
+
+def get_data(num, w=2.0, b=3.0):
+    for _ in range(num):
+        x = np.random.uniform(-10.0, 10.0)
+        noise = np.random.normal(0, 1)
+        y = x * w + b + noise
+        yield np.array([x]).astype(np.float32), np.array([y]).astype(np.float32)
+
+
+def create_dataset(num_data, batch_size=16):
+    dataset = ds.GeneratorDataset(list(get_data(num_data)), column_names=["data", "label"])
+    dataset = dataset.batch(batch_size)
+    return dataset
+
+
+# A fresh network for the loop, built as in the tutorial (the stepper above keeps its own).
+net = LinearNet()
+crit = nn.MSELoss()
+net_with_criterion = nn.WithLossCell(net, crit)
+opt = nn.Momentum(net.trainable_params(), learning_rate=0.005, momentum=0.9)
+train_net = nn.TrainOneStepCell(net_with_criterion, opt)
+train_net.set_train()
+
+train_dataset = create_dataset(num_data=160)
+plot = LossPlot(title="LinearNet, a hand-written loop", min_interval=1.0)
+display(plot)
+step = 0
+epochs = 2
+for _ in range(epochs):
+    for d in train_dataset.create_dict_iterator():
+        result = train_net(d["data"], d["label"])
+        step += 1
+        plot.update(step, loss=result)
+        print(result)
+plot.finish()
+
+# %% [markdown]
+# `train.md`'s own custom loop goes one step further: `DatasetHelper` with `dataset_sink_mode=True`
+# feeds several batches at a time to the device. That needs an Ascend device; lesson 08 shows it.
+
+# %% [markdown]
+# ## Model does the same
+#
+# `Model(network, loss_fn, optimizer)` builds exactly this `TrainOneStepCell(WithLossCell(...))` for
+# you and runs the loop, with callbacks. If you already have a `TrainOneStepCell` (say, a custom one
+# that clips gradients, like BERT's), hand it to `Model` alone: it already holds the loss and the
+# optimizer.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+model = ms.Model(train_net)
+model.train(1, train_dataset, callbacks=[ms.LossMonitor(5)])
+print("learned: weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy(), "(target 2 and 3)")
+
+# %% [markdown]
+# ## Side by side
+#
+# | step | MindSpore | PyTorch | TensorFlow |
+# |---|---|---|---|
+# | forward + loss | `loss = self.network(*inputs)` | `loss = loss_fn(net(x), y)` | inside `with tf.GradientTape() as tape:` |
+# | starting gradient | `sens = F.fill(..., self.sens)` | `loss.backward(gradient)` (default 1) | implicit |
+# | gradients | `GradOperation(get_by_list=True, sens_param=True)(network, weights)(*inputs, sens)`, derived from the graph | recorded `grad_fn` chain, walked by `backward()` | `tape.gradient(loss, vars)` |
+# | update | `self.optimizer(grads)` inside the same graph | `optimizer.step()`, then `zero_grad()` | `optimizer.apply_gradients(...)` |
+#
+# MindSpore never accumulates gradients into `.grad` fields, so there is no `zero_grad`: gradients
+# are ordinary return values of the backward graph.
+#
+# That is the whole training step. You have seen every node of it.
