@@ -5,11 +5,15 @@
 #
 # - **PYNATIVE_MODE** (the default in MindSpore 2.x): each operation runs as soon as Python reaches
 #   it, like PyTorch. Easy to debug: `print` shows real numbers.
-# - **GRAPH_MODE**: the first call *compiles* `construct` into a graph, which then runs as a whole,
-#   like TensorFlow's `@tf.function`. Faster on a device, and the whole graph (even the whole
-#   training loop) can be sent to the accelerator at once.
+# - **GRAPH_MODE**: the first call *compiles* `construct` into a graph, which then runs as a whole.
+#   Faster on a device, and the whole graph (even many training steps) can be sent to the
+#   accelerator at once.
 #
-# mslab follows both. This lesson shows what compiling means, and the rules it brings.
+# MindSpore compiles from the **source code** of `construct`: it reads the Python text, turns each
+# operation into a node, and turns an `if` or a `while` whose condition is a tensor into control-flow
+# operators of the graph. mslab does the same. This lesson shows what that means: which conditions
+# are decided while compiling and which become part of the graph, what happens to Python that has no
+# graph form, and how this differs from *tracing* a function.
 
 # %%
 import warnings
@@ -102,38 +106,7 @@ compiled = mlp(x)
 print(eager)
 print("identical:", np.array_equal(eager.asnumpy(), compiled.asnumpy()))
 
-
 # %% [markdown]
-# ## What compiling means: `construct` runs once, on symbols
-#
-# In GRAPH mode the first call runs `construct` with *symbolic* tensors: they have a shape and a
-# dtype but no numbers yet. Each operation adds a node to a graph instead of computing. Then the
-# graph runs on your data. Later calls with the same input shapes reuse the graph, so Python code in
-# `construct`, such as `print`, does not run again.
-
-# %%
-class Chatty(nn.Cell):
-    def construct(self, x):
-        print("  construct runs, x =", x)
-        return x * 2
-
-
-chatty = Chatty()
-ms.set_context(mode=ms.PYNATIVE_MODE)
-print("PYNATIVE, call 1:"); chatty(x)
-print("PYNATIVE, call 2:"); chatty(x)
-
-ms.set_context(mode=ms.GRAPH_MODE)
-chatty = Chatty()
-print("GRAPH, call 1:"); out = chatty(x)
-print("GRAPH, call 2:"); out = chatty(x)
-print("GRAPH, a new shape:"); out = chatty(Tensor(np.ones((5, 3), np.float32)))
-print(out.shape)
-
-# %% [markdown]
-# In PYNATIVE mode `print` sees real numbers on every call. In GRAPH mode it sees a symbol, once per
-# input shape: the second call ran the compiled graph without entering `construct` at all.
-#
 # ## Reading the graph: `ms.trace`
 #
 # `ms.trace(cell, *inputs)` returns the graph a call compiles to. Print it for the IR text: one line
@@ -153,11 +126,12 @@ viz.forward_graph(mlp, x)
 
 
 # %% [markdown]
-# ## Python control flow on constants unrolls
+# ## Constant conditions are decided while compiling
 #
-# Loops and `if`s over Python values, shapes and attributes are fine in GRAPH mode: they run while
-# the graph is being traced, and only the operations they reach end up in the graph. The loop below
-# becomes three `Add` nodes; the `if` on a shape is decided at compile time.
+# A loop or an `if` over Python values, shapes and attributes is a **constant condition**: the
+# compiler knows its outcome, so it simply keeps the code that runs. The loop below becomes three
+# `Add` nodes, and the `if` on a shape leaves only its `Mul`: the graph has no control flow at all.
+# `self.training` is a constant condition too, which is how Dropout and BatchNorm switch behaviour.
 
 # %%
 class Unrolled(nn.Cell):
@@ -177,133 +151,207 @@ print(ms.trace(Unrolled(), x))  # mslab only
 
 
 # %% [markdown]
-# ## The graph-mode rules, as real errors
+# ## Variable conditions become part of the graph
 #
-# Some Python cannot be compiled, because it needs numbers that do not exist until the graph runs.
-# MindSpore documents these as *constraints on network construction*. mslab stops with an error that
-# explains each one. Run the cells and read the messages.
-#
-# **Rule 1: no branching on a tensor's value.**
+# A condition on a tensor's *value* cannot be decided while compiling: the numbers only exist when
+# the graph runs. MindSpore compiles such an `if` into control-flow operators: the graph splits into
+# subgraphs, and the condition picks one when the graph runs. A small example, run with a positive
+# and a negative input:
 
 # %%
-class BranchOnValue(nn.Cell):
+class Branch(nn.Cell):
     def construct(self, x):
         if x.sum() > 0:
             return x * 2
         return x
 
 
-try:
-    BranchOnValue()(x)
-except Exception as e:
-    print(f"{type(e).__name__}: {e}")
-
+v = Tensor(np.array([1, 2, 3], np.float32))
+branch = Branch()
+print(branch(v), branch(-v))
 
 # %% [markdown]
-# The fix the message suggests: compute both sides and choose element-wise with `ops.select`. That
-# is one node in the graph, decided when the graph runs.
+# mslab shows the compiled form as one `If` node that holds both branches as subgraphs. MindSpore's
+# own IR (saved with `set_context(save_graphs=True)`) shows the same idea as a `Switch` node that picks
+# one of two subgraphs: `Switch(%cond, @..._construct_✓, @..._construct_✗)`. The subgraphs take what
+# they read from outside as inputs (`%x`), and `TupleGetItem` picks the `if`'s result out of the
+# node's output.
 
 # %%
-class SelectOnValue(nn.Cell):
-    def construct(self, x):
-        positive = x.sum() > 0
-        return ops.select(positive, x * 2, x)
-
-
-print(SelectOnValue()(x))       # the sum is positive: x * 2
-print(SelectOnValue()(x - 1))   # the sum is negative: x - 1 unchanged
-
+print(ms.trace(branch, v))  # mslab only
 
 # %% [markdown]
-# **Rule 2: no turning a traced tensor into a Python number** (`float(t)`, `int(t)`, `t.item()`).
+# Gradients go through control flow too: the backward graph of an `If` is another `If`, over the
+# backward graphs of the two branches. `ms.grad` gives 2 where the `x * 2` branch ran and 1 where
+# `x` was returned unchanged (the same numbers as MindSpore).
 
 # %%
-class ToPythonFloat(nn.Cell):
-    def construct(self, x):
-        return x * float(x.max())
-
-
-try:
-    ToPythonFloat()(x)
-except Exception as e:
-    print(f"{type(e).__name__}: {e}")
-
+print(ms.grad(branch)(v), ms.grad(branch)(-v))
+print(ms.trace(ms.grad(branch), v))  # mslab only
 
 # %% [markdown]
-# **Rule 3: no numpy inside `construct`.** numpy needs the numbers now; use `ops` instead.
+# A `while` on a tensor works the same way: one `While` node holds the loop's condition and body.
+# Its gradient runs the body's backward once per iteration, in reverse: 5 doublings give 32.
 
 # %%
-class NumpyInside(nn.Cell):
-    def construct(self, x):
-        return np.exp(x)
-
-
-try:
-    NumpyInside()(x)
-except Exception as e:
-    print(f"{type(e).__name__}: {e}")
-
-class AsNumpyInside(nn.Cell):
-    def construct(self, x):
-        return Tensor(x.asnumpy() * 2)
-
-
-try:
-    AsNumpyInside()(x)
-except Exception as e:
-    print(f"{type(e).__name__}: {e}")
-
-
-# %% [markdown]
-# **Rule 4: `while` on a tensor's value** is rule 1 again, in a loop.
-
-# %%
-class WhileOnValue(nn.Cell):
+class Doubling(nn.Cell):
     def construct(self, x):
         while x.sum() < 100:
             x = x * 2
         return x
 
 
-try:
-    WhileOnValue()(x)
-except Exception as e:
-    print(f"{type(e).__name__}: {e}")
+doubling = Doubling()
+print(doubling(v), ms.grad(doubling)(v))
+print(ms.trace(doubling, v))  # mslab only
 
-ms.set_context(mode=ms.PYNATIVE_MODE)
-print("in PYNATIVE mode the same loop just runs:", WhileOnValue()(x).sum())
+# %% [markdown]
+# `if`/`elif`/`else`, nested `if`s, `return` inside a branch, `break`, `and`/`or`/`not` on tensor
+# conditions, `for v in tensor` and `for i in range(n)` with a tensor condition inside all compile
+# the same way (mslab's tests check each against the numbers MindSpore gives). mslab unrolls a `for`
+# loop over a tensor or a range while compiling, since its length is known then.
+#
+# ## Side effects happen only in the branch that runs
+#
+# An operation that writes a Parameter (here `ops.assign`; an optimizer's update is the same) inside
+# a branch runs only when that branch is taken, in both modes:
+
+# %%
+class CountPositive(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.count = ms.Parameter(Tensor(np.array([0.0], np.float32)), name="count")
+
+    def construct(self, x):
+        if x.sum() > 0:
+            ops.assign(self.count, self.count + 1)
+        return x * 2
+
+
+for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+    ms.set_context(mode=mode)
+    counter = CountPositive()
+    for inp in (v, -v, v):
+        counter(inp)
+    print("GRAPH" if mode == ms.GRAPH_MODE else "PYNATIVE", "count after +, -, +:", counter.count.asnumpy())
 ms.set_context(mode=ms.GRAPH_MODE)
 
 # %% [markdown]
-# ## `ms.jit`: compile one function
+# This is what seed 001's functional training step relies on: `state = all_finite(grads)` followed
+# by `if state: self.opt(grads)` skips the optimizer's update when a gradient overflowed. Lesson 05
+# runs that Trainer.
 #
-# In PYNATIVE mode you can still compile a single function or method with the `@ms.jit` decorator
-# (1.x name: `ms_function`). The migration guide's functional training loop does exactly that for
-# its training step. The rules above apply inside it.
+# ## Compiling the source versus tracing a run
+#
+# `ms.jit` compiles one function. Its `capture_mode` says how: `"ast"` (the default, what GRAPH
+# mode does) converts the source, as above; `"trace"` runs the function once and records the
+# operators that ran. Tracing cannot see an `if`: it records the branch that happened to run, and
+# keeps running it.
 
 # %%
 ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
-@ms.jit
-def scaled_sum(a, b):
-    return (a * 2 + b).sum()
+def shift(x):
+    if x.sum() > 0:
+        return x * 2
+    return x - 100
 
 
-print(scaled_sum(x, x))
-print(scaled_sum(x, x))   # the second call runs the cached graph
+from_source = ms.jit(shift, capture_mode="ast")
+from_a_run = ms.jit(shift, capture_mode="trace")
+print("ast:  ", from_source(v), from_source(-v))
+print("trace:", from_a_run(v), from_a_run(-v), "<- the first call's branch, baked in")
+print(ms.trace(shift, v))  # mslab only: the source's graph, with the If
 
 # %% [markdown]
+# MindSpore 2.10 behaves exactly so, without a warning: `capture_mode="trace"` gives `-x * 2` for
+# `-x`. `@ms.jit` on a method compiles the method; the first call with a new input signature
+# compiles, later calls run the graph.
+#
+# ## Python with no graph form: JIT Fallback
+#
+# Some Python has no graph form at all: numpy called on a tensor, or `x.asnumpy()`. MindSpore's
+# `jit_syntax_level` decides what happens. With `ms.LAX`, the default, such code still runs: the
+# compiler makes it a **PyExecute** node that calls the Python interpreter on the host each time the
+# graph runs. With `ms.STRICT` it is refused. `print` and `float(t)` work at both levels: `print`
+# becomes a graph print, which prints every time the graph runs; `float(t)` becomes a cast.
+
+# %%
+ms.set_context(mode=ms.GRAPH_MODE)
+print(ms.get_context("jit_syntax_level"), ms.LAX, ms.STRICT)
+
+
+class HostExp(nn.Cell):
+    def construct(self, x):
+        print("HostExp runs on", x)
+        return Tensor(np.exp(x.asnumpy()))
+
+
+host_exp = HostExp()
+print(host_exp(v))
+print(host_exp(v * 2))
+print(ms.trace(host_exp, v))  # mslab only
+
+# %% [markdown]
+# The `PyExecute` node is marked `(host)`: its value was computed on the host. Gradients stop there:
+# MindSpore warns "The gradient will be stopped from propagating at the PyExecute node", and the
+# gradient through `np.exp` is 0, not `exp(x)`. mslab gives the same numbers.
+
+# %%
+print(ms.grad(host_exp)(v))
+
+
+class ScaleByMax(nn.Cell):
+    def construct(self, x):
+        m = float(x.max())  # a cast in the graph, not a Python number; its gradient is cut
+        return x * m
+
+
+print(ScaleByMax()(v), ms.grad(ScaleByMax())(v))
+
+# %% [markdown]
+# Under `STRICT`, the same code is an error (a `ValueError` for numpy on a tensor, an
+# `AttributeError` for `asnumpy`, as in MindSpore), while `float()` and `print` still work:
+
+# %%
+ms.set_context(jit_syntax_level=ms.STRICT)
+
+
+class NumpyOnTensor(nn.Cell):
+    def construct(self, x):
+        return Tensor(np.exp(x))
+
+
+for cell in (NumpyOnTensor(), HostExp()):
+    try:
+        cell(v)
+    except (ValueError, AttributeError) as e:
+        print(f"{type(e).__name__}: {e}\n")
+print(ScaleByMax()(v))
+ms.set_context(jit_syntax_level=ms.LAX)
+
+# %% [markdown]
+# A `@ms.jit` function is LAX unless you ask for `fullgraph=True`, whatever `set_context` says
+# (MindSpore 2.10 behaves the same way).
+#
+# ## Where mslab differs on purpose
+#
+# In MindSpore 2.10, a GRAPH_MODE Cell keeps the graph of its first call in two cases where the
+# Python has changed since: when `set_train(True)` is called for the first time *after* the first
+# call (a Cell that was never `set_train`-ed before), and when a plain Python attribute that
+# `construct` reads is changed. The old graph keeps running, and the change has no effect until the
+# Cell is rebuilt. mslab recompiles in both cases, so the graph always matches the Python you see.
+#
 # ## Why compile? Sinking to the device
 #
 # On an Ascend chip, a compiled graph can be sent to the device whole and run there without asking
 # the host (the CPU running Python) after every operation. MindSpore goes further with **data
 # sinking**: `model.train(..., dataset_sink_mode=True, sink_size=n)` sends `n` batches down at once
 # and runs `n` steps on the device before returning one result. Callbacks then fire once per sink,
-# not once per step.
-#
-# mslab computes on the CPU, but it simulates the sinking and counts the host↔device transfers,
-# so you can see the difference. The data here is the LinearNet regression from MindSpore's docs.
+# not once per step. On a CPU (`device_target="CPU"`) MindSpore ignores `dataset_sink_mode` and trains
+# step by step; the sinking needs a device, so this cell asks for "Ascend", which mslab simulates on
+# the CPU while counting the host↔device transfers. Lesson 08 looks at sinking in detail.
 
 # %%
 import mslab.dataset as ds
@@ -341,7 +389,7 @@ class StepCounter(ms.Callback):
         print(f"  callback: epoch {cb.cur_epoch_num}, step {cb.cur_step_num:2d}, loss {loss:9.3f}")
 
 
-ms.set_context(mode=ms.GRAPH_MODE)
+ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
 for sink in (False, True):
     ms.set_seed(1)                     # the same data, data order and weights for both runs
     train_data = create_dataset(160)   # 10 batches of 16
@@ -353,6 +401,7 @@ for sink in (False, True):
     else:
         model.train(2, train_data, callbacks=[StepCounter()])
     print("  transfers:", model.transfer_counts.as_dict())  # mslab only
+ms.set_context(device_target="CPU")
 
 # %% [markdown]
 # Both runs train the same 20 steps on the same batches, and end on the same loss. Without sinking,
