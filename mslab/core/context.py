@@ -28,6 +28,7 @@ _context = {
     "max_call_depth": 1000,
     "jit_level": "O0",
     "jit_syntax_level": LAX,
+    "graph_cache_size": 16,  # mslab only: compiled graphs kept per Cell / jit function (least recently used go)
 }
 _warned_target = False
 

@@ -54,6 +54,7 @@ class Tracer(Recorder):
         super().__init__(graph)
         self.parent = parent
         self.captured = {}  # a value of an enclosing graph -> (its value in the parent, this graph's input)
+        self.cells_seen = parent.cells_seen if parent is not None else []  # Cells whose construct ran
         if parent is not None:
             self.phase, self.grad_of = parent.phase, parent.grad_of
             syntax_level = parent.syntax_level if syntax_level is None else syntax_level
@@ -66,6 +67,11 @@ class Tracer(Recorder):
         if isinstance(t, Parameter):
             return self.graph.param_value(t)
         return self.graph.const_value(t)
+
+    def note_cell(self, cell):
+        """Remember that the graph ran through ``cell`` (a compiled graph depends on it)."""
+        if all(c is not cell for c in self.cells_seen):
+            self.cells_seen.append(cell)
 
     def local(self, v):
         """The value standing for ``v`` in this graph: ``v`` itself, or an input capturing it from outside."""

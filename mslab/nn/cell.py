@@ -62,7 +62,9 @@ class Cell:
             if "_params" in d:
                 self._forget(name)
                 if not name.startswith("_"):
-                    compiled.invalidate()  # a compiled graph may have baked this attribute in as a constant
+                    # A graph traced through this Cell may have baked the old value in as a constant.
+                    d["_attr_version"] = d.get("_attr_version", 0) + 1
+                    compiled.cell_changed()
         d[name] = value
 
     def _forget(self, name):
@@ -169,7 +171,7 @@ class Cell:
         """Set ``training`` on this cell and every sub-cell (Dropout and BatchNorm read it); returns self."""
         for _, c in self.cells_and_names():
             c.__dict__["training"] = bool(mode)
-        compiled.invalidate()
+        compiled.cell_changed()
         return self
 
     def set_grad(self, requires_grad=True):

@@ -25,8 +25,14 @@ def _check_inputs(cell, args):
 def _run_construct(cell, args, kwargs):
     state.cells.append(cell)
     phase = getattr(cell, "_graph_phase", None)
-    # While tracing, construct runs as the graph front end converted it (control flow on tensors -> nodes).
-    construct = cell.construct if state.tracer is None else graph_syntax.converted(cell.construct)
+    # While tracing, construct runs as the graph front end converted it (control flow on tensors -> nodes),
+    # and the graph notes that it depends on this Cell (its training flag and attributes).
+    tracer = state.tracer
+    if tracer is None:
+        construct = cell.construct
+    else:
+        construct = graph_syntax.converted(cell.construct)
+        tracer.note_cell(cell)
     try:
         if phase is None:
             return construct(*args, **kwargs)
@@ -90,4 +96,4 @@ def compile_call(cell, args):
 def compiled_graphs(cell):
     """The graphs compiled for this Cell so far (one per input signature)."""
     cache = cell.__dict__.get("_compile_cache")
-    return [c.graph for c in cache.graphs.values()] if cache else []
+    return [e.compiled.graph for es in cache.graphs.values() for e in es] if cache else []

@@ -6,6 +6,7 @@ result does in GRAPH mode: look the signature up (shapes, dtypes, constant argum
 flags), trace and compile on a miss, then run the executor on the input arrays.
 """
 import inspect
+from collections import OrderedDict
 
 import numpy as np
 
@@ -21,17 +22,42 @@ from mslab.ir.tape import RunRecorder
 from mslab.ir.tracer import tracing
 from mslab.runtime.executor import Executor
 
-_generation = 0  # part of every cache key; invalidate() moves it on, so older graphs are never hit again
+_changes = 0  # moves on whenever some Cell's training flag or public attribute changes
 
 
-def invalidate():
-    """Make every compiled graph stale: Cell state a graph may have baked in as a constant changed.
+def cell_changed():
+    """Some Cell's training flag or a public attribute changed (``Cell.set_train`` and ``Cell.__setattr__``
+    call this): compiled graphs re-check the Cells they were traced through before their next run."""
+    global _changes
+    _changes += 1
 
-    ``Cell.set_train`` calls it (graphs depend on every Cell's training flag), and so does writing a
-    public Cell attribute (``self.scale = 2.0`` after compiling). The next call recompiles.
-    """
-    global _generation
-    _generation += 1
+
+class _Entry:
+    """A compiled graph with what it baked in: each Cell it ran through, with its training flag and
+    attribute version at trace time. It serves a call only while all of them are unchanged, so a graph
+    for training and one for evaluation live side by side, and a change to one Cell leaves the graphs
+    of the others alone."""
+
+    __slots__ = ("compiled", "deps", "checked")
+
+    def __init__(self, compiled, cells):
+        self.compiled = compiled
+        self.deps = [(c, c.__dict__.get("training"), c.__dict__.get("_attr_version", 0)) for c in cells]
+        self.checked = _changes
+
+    def valid(self):
+        if self.checked == _changes:
+            return True
+        for cell, training, version in self.deps:
+            d = cell.__dict__
+            if d.get("training") != training or d.get("_attr_version", 0) != version:
+                return False
+        self.checked = _changes
+        return True
+
+    def outdated(self):
+        """An attribute it baked in has changed since: it can never serve a call again."""
+        return any(cell.__dict__.get("_attr_version", 0) != version for cell, _, version in self.deps)
 
 
 def input_names(fn, n):
@@ -86,8 +112,8 @@ def _sig(a):
 
 
 def signature(args):
-    """The cache key of a call: tensor shapes and dtypes, constant arguments, training flags."""
-    return (tuple(_sig(a) for a in args), _generation)
+    """The cache key of a call: tensor shapes and dtypes, and the values of its constant arguments."""
+    return tuple(_sig(a) for a in args)
 
 
 def _symbolic_args(graph, args, names):
@@ -138,6 +164,7 @@ def trace(fn, *args, name=None, optimize_graph=True, names_from=None, syntax_lev
         leaves, tree = flatten(out)
         graph.outputs = [tr.value_of(t) for t in leaves]
     graph.output_tree = tree
+    graph.cells = list(tr.cells_seen)  # the Cells whose construct it ran: what it depends on
     if optimize_graph:
         optimize(graph)
     return graph
@@ -182,36 +209,63 @@ class Compiled:
 
 
 class CompileCache:
-    """Compiled graphs of one callable, keyed by input signature.
+    """Compiled graphs of one callable, keyed by input signature; at most ``graph_cache_size`` of them.
 
     ``capture_mode``: "ast" (convert the source, MindSpore's default) or "trace" (record one eager run).
-    ``syntax_level``: what JIT Fallback may do (None: the context's ``jit_syntax_level``).
+    ``syntax_level``: what JIT Fallback may do (None: the context's ``jit_syntax_level``). The least
+    recently used graph goes when the cache is full (``set_context(graph_cache_size=n)``, mslab only),
+    so calls with ever new batch sizes do not pile graphs up.
     """
 
     def __init__(self, names_from=None, capture_mode="ast", syntax_level=None):
-        self.graphs = {}
+        self.graphs = OrderedDict()  # signature -> [_Entry], most recently used last
         self.names_from = names_from  # the function whose parameter names name the graph inputs
         self.capture_mode = capture_mode
         self.syntax_level = syntax_level
 
+    def _lookup(self, key):
+        entries = self.graphs.get(key)
+        if not entries:
+            return None
+        for e in entries:
+            if e.valid():
+                self.graphs.move_to_end(key)
+                return e.compiled
+        entries[:] = [e for e in entries if not e.outdated()]
+        return None
+
+    def _store(self, key, graph):
+        c = Compiled(graph)
+        self.graphs.setdefault(key, []).append(_Entry(c, getattr(graph, "cells", ())))
+        self.graphs.move_to_end(key)
+        limit = max(1, int(get_context("graph_cache_size")))
+        while sum(len(es) for es in self.graphs.values()) > limit:
+            oldest = next(iter(self.graphs))
+            self.graphs[oldest].pop(0)
+            if not self.graphs[oldest]:
+                del self.graphs[oldest]
+        return c
+
     def get(self, fn, args):
         key = signature(args)
-        c = self.graphs.get(key)
+        c = self._lookup(key)
         if c is None:
-            c = Compiled(trace(fn, *args, names_from=self.names_from, syntax_level=self.syntax_level))
-            self.graphs[key] = c
+            c = self._store(key, trace(fn, *args, names_from=self.names_from, syntax_level=self.syntax_level))
         return c
 
     def call(self, fn, args):
         if self.capture_mode == "trace":
             key = signature(args)
-            c = self.graphs.get(key)
+            c = self._lookup(key)
             if c is None:  # the recording run is this call: its result (and side effects) count once
                 graph, result = trace_by_running(fn, args, names_from=self.names_from)
-                self.graphs[key] = Compiled(graph)
+                self._store(key, graph)
                 return result
             return c.run(args)
         return self.get(fn, args).run(args)
+
+    def __len__(self):
+        return sum(len(es) for es in self.graphs.values())
 
 
 def cache_of(owner, names_from=None):
