@@ -5,18 +5,21 @@ runtime"); ``get_context("runtime_num_threads")`` reads the count in effect.
 
 Why mslab chooses at all: numpy's OpenBLAS starts one thread per core of the *host*, and a matrix product
 split over all of them waits for whichever thread lost its core to another process, while the idle ones
-spin. Beside one busy process on a 2-core machine, a LeNet step took 50-300 ms with numpy's default and
-8 ms with one thread. Learners meet exactly this on shared JupyterHub servers and on laptops with a browser
-open, so mslab takes
+spin. Beside one busy process on a shared 2-core machine, a LeNet step took 205-413 ms with numpy's
+default and 16-18 ms with one thread (``benchmarks/threads.py``). Learners meet exactly this on shared
+JupyterHub servers and on laptops with a browser open, so mslab takes
 
     count = max(1, usable_cpus // 2)
 
 where ``usable_cpus`` is what the process may really run on: its CPU affinity (``os.sched_getaffinity``),
 capped by a cgroup CPU quota (``cpu.max`` on cgroup v2, ``cpu.cfs_quota_us / cpu.cfs_period_us`` on v1),
-never the host's core count. Half leaves room for the neighbour; on 2 cores it is one thread, which
-``benchmarks/threads.py`` measured as within a few per cent of the best fixed setting on an idle machine
-and 2-3x faster than numpy's default beside a busy one. The count is global: BLAS already runs small
-products on one thread by itself, and every size that it would split fights the neighbour alike.
+never the host's core count. Half leaves room for the neighbour; on 2 cores it is one thread.
+
+The count is global, not per product size, because that is what measured best: the lesson networks'
+products gained at most ~10% from a second thread on a quiet machine, and a large product (1024x1024)
+that runs twice as fast on two threads when the machine is quiet runs twice as slow on them beside a
+busy process. Switching per size would buy the small quiet-machine gain with the stall this module
+exists to avoid.
 
 Whoever sets ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` or ``MKL_NUM_THREADS`` wins: mslab then leaves
 the thread pools exactly as the libraries configured them from that variable.
