@@ -5,7 +5,7 @@ runtime"); ``get_context("runtime_num_threads")`` reads the count in effect.
 
 Why mslab chooses at all: numpy's OpenBLAS starts one thread per core of the *host*, and a matrix product
 split over all of them waits for whichever thread lost its core to another process, while the idle ones
-spin. Beside one busy process on a shared 2-core machine, a LeNet step took 205-413 ms with numpy's
+spin. Beside one busy process on a shared 2-core machine, a LeNet step took 192-413 ms with numpy's
 default and 16-18 ms with one thread (``benchmarks/threads.py``). Learners meet exactly this on shared
 JupyterHub servers and on laptops with a browser open, so mslab takes
 
@@ -15,11 +15,10 @@ where ``usable_cpus`` is what the process may really run on: its CPU affinity (`
 capped by a cgroup CPU quota (``cpu.max`` on cgroup v2, ``cpu.cfs_quota_us / cpu.cfs_period_us`` on v1),
 never the host's core count. Half leaves room for the neighbour; on 2 cores it is one thread.
 
-The count is global, not per product size, because that is what measured best: the lesson networks'
-products gained at most ~10% from a second thread on a quiet machine, and a large product (1024x1024)
-that runs twice as fast on two threads when the machine is quiet runs twice as slow on them beside a
-busy process. Switching per size would buy the small quiet-machine gain with the stall this module
-exists to avoid.
+The count is global, not per product size, because that is what measured best: the LeNet step gained
+about 10% from a second thread on a quiet machine, and a large product (1024x1024) that runs twice as
+fast on two threads when the machine is quiet runs about twice as slow on them beside a busy process.
+Switching per size would buy the small quiet-machine gain with the stall this module exists to avoid.
 
 Whoever sets ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` or ``MKL_NUM_THREADS`` wins: mslab then leaves
 the thread pools exactly as the libraries configured them from that variable.
