@@ -11,9 +11,10 @@ be installed (it is never required), and so is PyTorch's (``pip install -e '.[to
 BLAS threads: by default numpy's OpenBLAS and PyTorch both run one thread (OPENBLAS_NUM_THREADS=1,
 torch.set_num_threads(1)). On a small shared machine a multithreaded OpenBLAS stalls whenever another
 process is busy; one thread each keeps the comparison fair and repeatable. ``--blas-threads 0`` leaves
-the settings alone. OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, set on some machines for old OpenBLAS
-builds, slow a current numpy down: this command unsets both (for itself and its subprocesses only)
-unless ``--keep-coretype`` is given, and reports the kernel OpenBLAS then picked.
+the settings alone (mslab then chooses its own count; benchmarks/threads.py times that choice).
+OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, set on some machines for old OpenBLAS builds, slow a current
+numpy down: this command unsets both (for itself and its subprocesses only) unless ``--keep-coretype``
+is given, and reports the kernel OpenBLAS then picked.
 """
 import argparse
 import os
@@ -31,7 +32,7 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--readme", help="rewrite the section between the bench markers of this file with the table")
-    p.add_argument("--blas-threads", type=int, default=1, help="BLAS/torch threads (0: leave as configured)")
+    p.add_argument("--blas-threads", type=int, default=1, help="BLAS/torch threads (0: mslab's choice)")
     p.add_argument("--keep-coretype", action="store_true", help="keep OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE if set")
     p.add_argument("--repeats", type=int, default=7, help="timed repeats per workload (median reported)")
     p.add_argument("--quick", action="store_true", help="fewer, shorter repeats (a smoke run)")

@@ -58,3 +58,6 @@ from mslab.train import (
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 __version__ = "0.1.0"
+
+# BLAS threads from the CPUs this process may use (mslab.core.threads); only now is numpy's BLAS loaded.
+set_context(runtime_num_threads=0)

@@ -3,9 +3,12 @@
 Mirrors ``mindspore.set_context`` / ``mindspore.get_context``. In MindSpore 2.x the default mode is
 PYNATIVE_MODE (eager); GRAPH_MODE compiles a Cell's ``construct`` into a graph before running it.
 mslab always computes on the CPU with numpy; asking for "Ascend" or "GPU" is accepted and noted once.
+``runtime_num_threads`` is the BLAS thread count (mslab.core.threads chooses it when mslab is imported).
 """
 import contextlib
 import warnings
+
+from mslab.core import threads
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
@@ -29,6 +32,8 @@ _context = {
     "jit_level": "O0",
     "jit_syntax_level": LAX,
     "graph_cache_size": 16,  # mslab only: compiled graphs kept per Cell / jit function (least recently used go)
+    # Set when mslab is imported (mslab/__init__.py), once numpy's BLAS is loaded for threadpoolctl to find.
+    threads.KEY: None,
 }
 _warned_target = False
 
@@ -37,6 +42,8 @@ def set_context(**kwargs):
     """Set context keys, e.g. ``set_context(mode=GRAPH_MODE, device_target="CPU")``.
 
     Unknown keys are kept (MindSpore accepts many tuning keys that do not change results here).
+    ``runtime_num_threads=n`` sets numpy's BLAS threads (0: mslab's own choice); ``get_context`` returns
+    the count in effect, which is the environment's when OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is set.
     """
     global _warned_target
     for key, value in kwargs.items():
@@ -54,6 +61,8 @@ def set_context(**kwargs):
                 _warned_target = True
                 warnings.warn(f"mslab computes on the CPU with numpy; device_target={value!r} is accepted "
                               "and behaves like 'CPU'.", stacklevel=2)
+        elif key == threads.KEY:
+            value = threads.set_count(value)  # the count in effect: a user's OPENBLAS_NUM_THREADS wins
         _context[key] = value
 
 
