@@ -273,8 +273,9 @@ def test_variable_assigned_in_one_branch_only_is_a_clear_error():
             y = x * 2
         return y
 
-    with pytest.raises(GraphModeError, match="'y' is assigned in only one branch"):
+    with pytest.raises(GraphModeError, match="'y' is assigned in only one branch") as err:
         ms.jit(one_sided)(Tensor(np.array(V1, f32)))
+    assert "at test_control_flow.py:" in str(err.value) and "if x.sum() > 0:" in str(err.value)  # the line
 
 
 def test_branches_that_disagree_on_shape_are_a_clear_error():

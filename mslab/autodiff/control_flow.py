@@ -23,6 +23,7 @@ from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Tensor
 from mslab.ir.evaluate import run_graph
 from mslab.ir.graph import Graph, Value
+from mslab.ir.provenance import source_line
 from mslab.ir.tracer import Tracer, recording_with
 from mslab.ops import array_ops, math_ops, shape_ops
 from mslab.ops.primitive import Primitive
@@ -44,6 +45,12 @@ def load(thunk):
         return thunk()
     except NameError:
         return UNDEFINED
+
+
+def _error(message):
+    """A GraphModeError that ends with the line of the learner's code it is about."""
+    where = source_line()
+    return GraphModeError(message + (f"\n  at {where}" if where else ""))
 
 
 def is_symbolic(x):
@@ -205,7 +212,7 @@ class WhileGrad(_ControlFlow):
         return lambda kept, *xs: self._run(run, kept, *xs)
 
     def bprop(self, *args, needs):
-        raise GraphModeError("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
+        raise _error("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
 
 
 # ---- recording subgraphs -------------------------------------------------------------------------------------
@@ -264,7 +271,7 @@ def _condition(c, what):
         if not is_symbolic(c):
             return bool(c)
         if c.size != 1:
-            raise GraphModeError(f"the condition of {what} is a tensor of shape {tuple(c.shape)}; a condition must "
+            raise _error(f"the condition of {what} is a tensor of shape {tuple(c.shape)}; a condition must "
                                  f"be a single value (use .any() or .all())")
         if c._np_dtype != np.bool_:
             c = math_ops.not_equal(c, 0)
@@ -314,7 +321,7 @@ def _merge_outputs(where, tracers, results, names):
     """Line up what the branches give; return (per-branch graph outputs, parts, rebuild, constants)."""
     leaves, rebuild = zip(*[_leaves(r) for r in results])
     if len({len(x) for x in leaves}) != 1:
-        raise GraphModeError(f"the branches of {where} give results of different structure; both must return the "
+        raise _error(f"the branches of {where} give results of different structure; both must return the "
                              f"same number of values")
     outs = [[] for _ in tracers]
     parts, slots = [], []
@@ -324,7 +331,7 @@ def _merge_outputs(where, tracers, results, names):
             if all(x is UNDEFINED for x in items):
                 slots.append(("C", UNDEFINED))
                 continue
-            raise GraphModeError(f"{_describe(name)} is assigned in only one branch of {where}; give it a value "
+            raise _error(f"{_describe(name)} is assigned in only one branch of {where}; give it a value "
                                  f"before the `if` (a graph value must exist on every path)")
         if not any(isinstance(x, Tensor) for x in items) and all(_same(items[0], x) for x in items):
             slots.append(("C", items[0]))
@@ -333,13 +340,13 @@ def _merge_outputs(where, tracers, results, names):
         tensors = [_tensor_for(x, like) for x in items]
         if any(t is None for t in tensors):
             kinds = " and ".join(type(x).__name__ for x in items)
-            raise GraphModeError(f"{_describe(name)} is a {kinds} in the branches of {where}; a value that differs "
+            raise _error(f"{_describe(name)} is a {kinds} in the branches of {where}; a value that differs "
                                  f"between branches must be a tensor or a number")
         values = [tr.value_of(t) for tr, t in zip(tracers, tensors)]
         first = values[0]
         for v in values[1:]:
             if v.shape != first.shape or v.dtype != first.dtype:
-                raise GraphModeError(f"{_describe(name)} is {first.type_str} in one branch of {where} and "
+                raise _error(f"{_describe(name)} is {first.type_str} in one branch of {where} and "
                                      f"{v.type_str} in another; a graph value has one shape and dtype")
         for o, v in zip(outs, values):
             o.append(v)
@@ -418,7 +425,7 @@ def _record_while(cond_fn, body_fn, carried, names):
     values = list(carried)
     for i, v in enumerate(values):
         if v is UNDEFINED:
-            raise GraphModeError(f"{_describe(names[i])} is assigned in a `while` loop on a tensor condition but has "
+            raise _error(f"{_describe(names[i])} is assigned in a `while` loop on a tensor condition but has "
                                  f"no value before it; give it one (a graph loop's values exist before the first "
                                  f"iteration)")
         t = None if isinstance(v, Tensor) else _tensor_for(v, None)
@@ -441,7 +448,7 @@ def _record_while(cond_fn, body_fn, carried, names):
         out = list(body_fn(*with_carried(ts)))
         for i, (before, after) in enumerate(zip(values, out)):
             if i not in idx and not _same(before, after):
-                raise GraphModeError(f"{_describe(names[i])} changes from {before!r} to {after!r} in a `while` loop "
+                raise _error(f"{_describe(names[i])} changes from {before!r} to {after!r} in a `while` loop "
                                      f"on a tensor condition; only tensors and numbers can change in a graph loop")
         return [out[i] if isinstance(out[i], Tensor) else _tensor_for(out[i], explicit[j]) for j, i in enumerate(idx)]
 
@@ -454,7 +461,7 @@ def _record_while(cond_fn, body_fn, carried, names):
     for j, (v, x) in enumerate(zip(body_g.outputs, explicit)):
         if v.shape != tuple(x.shape) or v.dtype != x._np_dtype:
             name = names[idx[j]] if names else None
-            raise GraphModeError(f"{_describe(name)} is {Value('input', '', x.shape, x._np_dtype).type_str} before a "
+            raise _error(f"{_describe(name)} is {Value('input', '', x.shape, x._np_dtype).type_str} before a "
                                  f"`while` loop and {v.type_str} after its body; a value carried around a graph loop "
                                  f"keeps its shape and dtype")
     outer = _unify_inputs([(cond_g, cond_tr), (body_g, body_tr)])

@@ -16,6 +16,7 @@ from mslab.core import state
 from mslab.core.context import STRICT
 from mslab.core.errors import JitSyntaxAttributeError, JitSyntaxValueError
 from mslab.core.tensor import Tensor
+from mslab.ir.provenance import source_line
 from mslab.ops import array_ops, shape_ops
 from mslab.ops.host_ops import Print, PyExecute, host_array
 
@@ -47,15 +48,18 @@ def host(kind, source, fn, args):
         return fn(*args)
     tracer = state.tracer
     if tracer.syntax_level == STRICT:
+        where = source_line()
+        where = f"\n  at {where}" if where else ""
         if kind == "asnumpy":
             raise JitSyntaxAttributeError(
                 f"`{source}` reads a tensor's numbers on the host, which jit_syntax_level=STRICT does not allow in a "
                 f"graph (MindSpore: \"In JIT strict mode, cannot get attributes asnumpy\"). Set jit_syntax_level to "
-                f"LAX (the default) to run it as JIT Fallback, or write it with mslab ops.")
+                f"LAX (the default) to run it as JIT Fallback, or write it with mslab ops.{where}")
         raise JitSyntaxValueError(
             f"`{source}` calls numpy on a tensor that only exists when the graph runs; under "
             f"jit_syntax_level=STRICT the inputs of such Python code must be constants (MindSpore: \"the inputs "
-            f"should be constant ... Try to set jit_syntax_level to LAX\"). LAX (the default) runs it on the host.")
+            f"should be constant ... Try to set jit_syntax_level to LAX\"). LAX (the default) runs it on the host."
+            f"{where}")
     probe = [Tensor(np.ones(a.shape, a._np_dtype)) if _symbolic(a) else a for a in args]
     with _untraced(), np.errstate(all="ignore"):
         result = fn(*probe)
