@@ -2,6 +2,8 @@
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
+                             ELU,
+                             GELU,
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,
@@ -10,17 +12,19 @@ from mslab.nn.layer import (
                              Dense,
                              Dropout,
                              Flatten,
+                             HSigmoid,
                              LeakyReLU,
                              LogSoftmax,
                              MaxPool2d,
                              ReLU,
                              ReLU6,
                              Sigmoid,
+                             SiLU,
                              Softmax,
                              Tanh,
                              get_activation,
 )
-from mslab.nn.loss import BCEWithLogitsLoss, L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from mslab.nn.loss import *
 from mslab.nn.metrics import *
 from mslab.nn.optim import *
 from mslab.nn.wrap import *
