@@ -1,4 +1,5 @@
-"""Layers, as ``mindspore.nn.layer``: activations, Dense/Flatten/Dropout, Conv2d, pooling, batch norm."""
+"""Layers, as ``mindspore.nn.layer``: activations, Dense/Flatten/Dropout, convolutions, pooling, normalisation,
+embedding."""
 from mslab.nn.layer.activation import (
                                         ELU,
                                         GELU,
@@ -14,10 +15,12 @@ from mslab.nn.layer.activation import (
                                         get_activation,
 )
 from mslab.nn.layer.basic import ClipByNorm, Dense, Dropout, Flatten
-from mslab.nn.layer.conv import Conv2d
+from mslab.nn.layer.conv import Conv1d, Conv2d
+from mslab.nn.layer.embedding import Embedding
+from mslab.nn.layer.layer_norm import LayerNorm
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool2d
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
-           "GELU", "ELU", "SiLU", "HSigmoid"]
+           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding"]
