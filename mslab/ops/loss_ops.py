@@ -13,7 +13,7 @@ The target's entry is picked with a one-hot of the target, zeroed where the targ
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
 
-__all__ = []
+__all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -123,6 +123,23 @@ def huber_loss(input, target, reduction="mean", delta=1.0):  # noqa: A002 - Mind
     d = F.abs(F.sub(input, target))
     loss = F.select(F.less_equal(d, delta), F.mul(F.square(d), 0.5), F.mul(F.sub(d, 0.5 * delta), float(delta)))
     return reduce_loss(loss, reduction, "huber_loss")
+
+
+class SmoothL1Loss:
+    """``ops.SmoothL1Loss(beta=1.0, reduction='none')(logits, labels)``: :func:`smooth_l1_loss` as a class."""
+
+    def __init__(self, beta=1.0, reduction="none"):
+        self.beta, self.reduction = float(beta), reduction
+
+    def __call__(self, logits, labels):
+        return smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+
+class SigmoidCrossEntropyWithLogits:
+    """``ops.SigmoidCrossEntropyWithLogits()(logits, labels)``: the elementwise (unreduced) BCE with logits."""
+
+    def __call__(self, logits, labels):
+        return binary_cross_entropy_with_logits(logits, labels, reduction="none")
 
 
 __all__ += ["reduce_loss", "nll_loss", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits",

@@ -3,6 +3,7 @@ from mslab.ops.array_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.index_ops import *
+from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
 from mslab.ops.nn_ops import *

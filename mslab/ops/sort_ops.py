@@ -15,7 +15,7 @@ from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
 from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["Argsort", "GatherD"]
+__all__ = ["Argsort", "GatherD", "Sort", "TopK"]
 
 
 def _axis(axis, ndim, name):
@@ -100,6 +100,35 @@ class GatherD(Primitive):
     def bprop(self, x, dim, index, out, dout, needs):
         axis = _axis(int(dim), len(x.shape), self.name)
         return scatter_back(dout, index, x.shape[axis], axis), None, F.zeros_like(index)
+
+
+class Sort:
+    """``ops.Sort(axis=-1, descending=False)(x)`` -> (values, indices Int32).
+
+    Two outputs, so not one graph node: an Argsort and a GatherD (see :func:`sort`).
+    """
+
+    def __init__(self, axis=-1, descending=False):
+        self.axis, self.descending = int(axis), bool(descending)
+
+    def __call__(self, x):
+        return sort(x, self.axis, self.descending)
+
+    def __repr__(self):
+        return f"Sort(axis={self.axis}, descending={self.descending})"
+
+
+class TopK:
+    """``ops.TopK(sorted=True)(x, k)`` -> the k largest along the last axis: (values, indices Int32)."""
+
+    def __init__(self, sorted=True):  # noqa: A002 - MindSpore's argument name
+        self.sorted = bool(sorted)
+
+    def __call__(self, x, k):
+        return topk(x, k, None, True, self.sorted)
+
+    def __repr__(self):
+        return f"TopK(sorted={self.sorted})"
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
