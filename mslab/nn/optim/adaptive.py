@@ -16,16 +16,17 @@ with state named as MindSpore names it (``opt.get_parameters()`` on MindSpore 2.
         a = rho a + (1 - rho) g^2;  u = sqrt(au + eps) / sqrt(a + eps) g
         au = rho au + (1 - rho) u^2;  w = w - lr u
 """
+from mslab.nn.optim.adam import _check_betas
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
 from mslab.ops import functional as F
 
 __all__ = ["RMSProp", "Adagrad", "AdaMax", "Adadelta"]
 
 
-def _fraction(owner, name, value, upper_open=False):
+def _fraction(owner, name, value):
     value = _check_number(name, value, owner=owner)
-    if value > 1.0 or (upper_open and value == 1.0):
-        raise ValueError(f"{owner}: {name} must be in [0, 1{')' if upper_open else ']'}, got {value}")
+    if value > 1.0:
+        raise ValueError(f"{owner}: {name} must be in [0, 1], got {value}")
     return value
 
 
@@ -89,9 +90,7 @@ class AdaMax(Optimizer):
     def __init__(self, params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-08, weight_decay=0.0,
                  loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        self.beta1 = _fraction("AdaMax", "beta1", beta1, upper_open=True)
-        self.beta2 = _fraction("AdaMax", "beta2", beta2, upper_open=True)
-        self.eps = _check_number("eps", eps, strict=True, owner="AdaMax")
+        self.beta1, self.beta2, self.eps = _check_betas("AdaMax", beta1, beta2, eps)
         self.beta1_power = state_param(1.0, "beta1_power")
         self.moment1 = clone_state(self.parameters, "moment1", "zeros")
         self.moment2 = clone_state(self.parameters, "moment2", "zeros")
