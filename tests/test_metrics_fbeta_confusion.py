@@ -1,5 +1,6 @@
 """F1 / Fbeta and ConfusionMatrix with MindSpore's numbers (observed on MindSpore 2.10 CPU:
-docs/mindspore_observed/fidelity.md section 7, and the checks noted beside a test)."""
+docs/mindspore_observed/fidelity.md section 7; the checks noted beside a test are in
+api_additions.md section 5)."""
 import numpy as np
 import pytest
 

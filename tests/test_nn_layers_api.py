@@ -1,5 +1,6 @@
 """Conv2d(group > 1), Conv1d, LayerNorm and Embedding: MindSpore's numbers, parameter names and reprs
-(observed on MindSpore 2.10 CPU with the same inputs), GRAPH == PYNATIVE, gradients."""
+(observed on MindSpore 2.10 CPU with the same inputs: docs/mindspore_observed/api_additions.md
+section 1), GRAPH == PYNATIVE, gradients."""
 import numpy as np
 import pytest
 
