@@ -4,6 +4,7 @@ from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
                              ELU,
                              GELU,
+                             LSTM,
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,

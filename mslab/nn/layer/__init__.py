@@ -1,5 +1,5 @@
 """Layers, as ``mindspore.nn.layer``: activations, Dense/Flatten/Dropout, convolutions, pooling, normalisation,
-embedding."""
+embedding, LSTM."""
 from mslab.nn.layer.activation import (
                                         ELU,
                                         GELU,
@@ -20,7 +20,8 @@ from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import LayerNorm
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool2d
+from mslab.nn.layer.rnn import LSTM
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
-           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding"]
+           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM"]
