@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import mslab as ms
-from mslab import ops
+from mslab import nn, ops
+from mslab.common import dtype as mstype
 from mslab.common.tensor import Tensor
 from mslab.ops import cumulative_ops, sort_ops, special_ops
 from mslab.ops import functional as F
@@ -249,3 +250,37 @@ def test_every_new_primitive_is_tested():
     primitives = {n for m in (sort_ops, cumulative_ops, special_ops) for n in m.__all__
                   if n[0].isupper() and isinstance(getattr(m, n), type) and issubclass(getattr(m, n), Primitive)}
     assert primitives == {"Argsort", "GatherD", "CumSum", "Softplus", "Erf"}
+
+
+class SeedWithEvalCell(nn.Cell):
+    """Seed 003 [9]'s WithEvalCell, as printed there (plus the ``self.add_cast_fp32`` assignment it leaves out)."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super(SeedWithEvalCell, self).__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = F.mixed_precision_cast(mstype.float32, label)
+            outputs = F.cast(outputs, mstype.float32)
+        loss = self._loss_fn(outputs, label)
+        return loss, outputs, label
+
+
+class RowSum(nn.Cell):
+    """A float16 network stand-in: each row's sum, in the input's dtype."""
+
+    def construct(self, x):
+        return x.sum(1, True)
+
+
+def test_seed003_with_eval_cell_mixed_precision_cast():
+    eval_net = SeedWithEvalCell(RowSum(), nn.MSELoss(), True)
+    eval_net.set_train(False)
+    data, label = T([[1.0, 2.0], [3.0, -1.0]], np.float16), T([[2.0], [2.5]], np.float16)
+    loss, outputs, label32 = check_modes(lambda d, y: eval_net(d, y), data, label)
+    assert outputs.dtype == np.float32 and label32.dtype == np.float32
+    assert outputs.tolist() == [[3.0], [2.0]] and float(loss) == 0.625
