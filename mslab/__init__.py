@@ -25,6 +25,7 @@ from mslab.core.context import (
 )
 from mslab.core.dtype import (
     bool_,
+    dtype_to_nptype,
     float16,
     float32,
     float64,

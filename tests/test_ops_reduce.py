@@ -56,6 +56,7 @@ REDUCE = {
     "ReduceMean": (F.reduce_mean, np.mean, vals),
     "ReduceMax": (F.reduce_max, np.max, distinct),
     "ReduceMin": (F.reduce_min, np.min, distinct),
+    "ReduceProd": (F.reduce_prod, np.prod, vals),
 }
 
 
@@ -172,6 +173,14 @@ def test_arg_with_value(name, data, shape, seed, keep):
     np.testing.assert_array_equal(idx, np.asarray(ref_i(x.astype(np.float32), axis=axis, keepdims=keep)))
     np.testing.assert_array_equal(value, ref_v(x.astype(np.float32), axis=axis, keepdims=keep))
     check_grad(lambda x: cls(axis, keep)(x)[1], x)
+
+
+def test_reduce_prod_gradient_with_zeros():
+    """d/dx_j of a product is the product of the others, also where x holds zeros (no division by x)."""
+    x = np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 5.0]])
+    check_grad(lambda x: F.reduce_prod(x, 1), x)
+    g = ops.GradOperation()(lambda x: F.reduce_prod(x, 1))(Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(g, [[6.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
 
 
 def test_every_reduce_primitive_is_tested():

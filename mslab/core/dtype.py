@@ -3,6 +3,8 @@
 Each mslab type wraps one numpy dtype and prints the way MindSpore prints it: ``Float32``, ``Int64``,
 ``Bool``. ``mstype.float32 == np.float32`` holds so that numpy code and MindSpore-style code mix.
 """
+import warnings
+
 import numpy as np
 
 
@@ -82,7 +84,13 @@ def to_numpy(dtype):
 
 
 def dtype_to_nptype(dtype):
-    """MindSpore's name for :func:`to_numpy`."""
+    """The numpy scalar type of ``dtype`` (``ms.dtype_to_nptype(ms.float32)`` is ``numpy.float32``).
+
+    Deprecated in MindSpore since 2.7, and it warns so (observed on MindSpore 2.10); :func:`to_numpy`
+    is mslab's own spelling.
+    """
+    warnings.warn("The interface 'mindspore.dtype_to_nptype' is deprecated from version 2.7 and will be removed "
+                  "in a future version.", DeprecationWarning, stacklevel=2)
     return to_numpy(dtype).type
 
 

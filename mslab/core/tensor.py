@@ -285,6 +285,13 @@ class Tensor:
     def clip(self, xmin, xmax): return F.clip_by_value(self, xmin, xmax)
     def all(self, axis=(), keep_dims=False): return F.reduce_all(self, axis, keep_dims)
     def any(self, axis=(), keep_dims=False): return F.reduce_any(self, axis, keep_dims)
+    # MindSpore 2.x names (Tensor.prod takes dim, not axis: prod(axis=1) is a TypeError there too)
+    def prod(self, dim=None, keepdim=False, dtype=None): return F.prod(self, dim, keepdim, dtype)
+    def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
+    def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
+    def swapaxes(self, axis0, axis1): return F.swapaxes(self, axis0, axis1)
+    def unsqueeze(self, dim): return F.expand_dims(self, dim)
+    def nelement(self): return self.size
 
     def copy(self):
         return Tensor._wrap(self._numbers("copy()").copy())

@@ -2,12 +2,13 @@
 
 Sources: :class:`GeneratorDataset`, :class:`NumpySlicesDataset`, :class:`MnistDataset`.
 Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, ``repeat``,
-``take``, ``skip``, ``project``, ``rename``. Reading: ``create_dict_iterator``,
-``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
+``take``, ``skip``, ``project``, ``rename``, ``zip``, ``concat`` (also ``a + b``); ``ds.zip((a, b))``.
+Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
 Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
-from mslab.dataset import config, pipeline_ops, transforms, vision
+from mslab.dataset import combine_ops, config, pipeline_ops, transforms, vision
+from mslab.dataset.combine_ops import zip
 from mslab.dataset.engine import Dataset, Iterator
 from mslab.dataset.sources import (
     GeneratorDataset,
@@ -23,4 +24,4 @@ from mslab.dataset.sources import (
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetSampler", "SubsetRandomSampler"]
+           "SubsetSampler", "SubsetRandomSampler", "zip"]

@@ -156,6 +156,19 @@ class Dataset:
         """Rename columns ``input_columns[i]`` to ``output_columns[i]``."""
         return self._operations["rename"](self, input_columns, output_columns)
 
+    def zip(self, datasets):
+        """This dataset's columns side by side with those of ``datasets`` (one dataset or a tuple)."""
+        others = datasets if isinstance(datasets, tuple) else (datasets,)
+        return self._operations["zip"]((self,) + others)
+
+    def concat(self, datasets):
+        """This dataset's rows, then those of ``datasets`` (one dataset or a list); also ``a + b``."""
+        others = list(datasets) if isinstance(datasets, (list, tuple)) else [datasets]
+        return self._operations["concat"]([self] + others)
+
+    def __add__(self, other):
+        return self.concat(other)
+
     # ---- questions about the pipeline ----------------------------------------------------------
     def get_dataset_size(self):
         """Rows one epoch yields (after batch, repeat, take, ...); -1 when it repeats forever."""

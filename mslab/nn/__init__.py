@@ -2,25 +2,33 @@
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
+                             ELU,
+                             GELU,
+                             LSTM,
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,
                              ClipByNorm,
+                             Conv1d,
                              Conv2d,
                              Dense,
                              Dropout,
+                             Embedding,
                              Flatten,
+                             HSigmoid,
+                             LayerNorm,
                              LeakyReLU,
                              LogSoftmax,
                              MaxPool2d,
                              ReLU,
                              ReLU6,
                              Sigmoid,
+                             SiLU,
                              Softmax,
                              Tanh,
                              get_activation,
 )
-from mslab.nn.loss import BCEWithLogitsLoss, L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits
+from mslab.nn.loss import *
 from mslab.nn.metrics import *
 from mslab.nn.optim import *
 from mslab.nn.wrap import *

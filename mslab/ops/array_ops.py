@@ -351,6 +351,19 @@ def cast(x, dtype):
     return _cast(x, dtype)
 
 
+def mixed_precision_cast(dst_type, x):
+    """Floating-point tensors in ``x`` (a tensor, or tuples/lists/dicts of them) cast to ``dst_type``;
+    integer tensors and other values come back unchanged (``F.mixed_precision_cast``, used by WithEvalCell)."""
+    leaves, tree = pytree.flatten(x)
+    cast_leaves = [_cast(t, dst_type) if t._np_dtype.kind == "f" else t for t in leaves]
+    return pytree.unflatten(tree, cast_leaves)
+
+
+def where(condition, input, other):  # noqa: A002 - MindSpore's argument name
+    """``input`` where ``condition`` is true, else ``other`` (broadcast; either may be a number): ``ops.where``."""
+    return select(condition, input, other)
+
+
 def fill(dtype, shape, value):
     """A tensor of ``shape`` filled with ``value`` (``ops.fill``)."""
     return _fill(dtype, shape, value)
@@ -397,5 +410,6 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
 
 
 __all__ += ["cast", "zeros_like", "ones_like", "fill", "select", "depend", "assign", "shape", "dtype", "zeros", "ones",
-            "identity", "stop_gradient", "scalar_to_tensor", "tuple_to_array", "size", "rank"]
+            "identity", "stop_gradient", "scalar_to_tensor", "tuple_to_array", "size", "rank", "mixed_precision_cast",
+            "where"]
 F.register(globals(), __all__)

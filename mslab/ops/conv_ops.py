@@ -185,14 +185,30 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     """2-D convolution of input (N, C, H, W) with weight (out, C, kh, kw), plus ``bias`` (out,) if given.
 
     pad_mode "valid" | "same" | "pad" (``padding``: int, (top/bottom, left/right) or (top, bottom, left,
-    right)); stride and dilation: int or (h, w). Only groups=1.
+    right)); stride and dilation: int or (h, w).
+
+    ``groups=g`` splits the C input channels and the out filters into g groups (weight (out, C / g, kh,
+    kw)); group i's filters see only group i's channels. It is g Conv2D nodes on channel slices, their
+    outputs concatenated, so the gradients are those of Conv2D, the slices and Concat.
     """
     w_shape = tuple(weight.shape)
     if len(w_shape) != 4:
         raise ValueError(f"conv2d needs a weight of shape (out_channel, in_channel, kh, kw), got {w_shape}")
-    prim = instance(Conv2D, out_channel=w_shape[0], kernel_size=w_shape[2:], pad_mode=pad_mode,
-                    pad=hashable(padding), stride=hashable(stride), dilation=hashable(dilation), group=groups)
-    out = prim(input, weight)
+    groups = int(groups)
+    channels = input.shape[1] if len(input.shape) == 4 else None
+    if groups > 1 and (channels is None or channels % groups or w_shape[0] % groups
+                       or channels // groups != w_shape[1]):
+        raise ValueError(f"conv2d with groups={groups}: input channels ({channels}) and output channels "
+                         f"({w_shape[0]}) must divide by groups, and the weight {w_shape} must have "
+                         f"in_channels / groups on axis 1 (input shape {tuple(input.shape)})")
+    prim = instance(Conv2D, out_channel=w_shape[0] // groups, kernel_size=w_shape[2:], pad_mode=pad_mode,
+                    pad=hashable(padding), stride=hashable(stride), dilation=hashable(dilation))
+    if groups == 1:
+        out = prim(input, weight)
+    else:
+        xs = F.split(input, channels // groups, 1)
+        ws = F.split(weight, w_shape[0] // groups, 0)
+        out = F.concat(tuple(prim(x, w) for x, w in zip(xs, ws)), 1)
     return out if bias is None else F.bias_add(out, bias)
 
 

@@ -5,10 +5,16 @@ MindSpore's import path (``from mindspore.ops import functional as F``).
 """
 from mslab.ops.array_ops import *
 from mslab.ops.conv_ops import *
+from mslab.ops.creation_ops import *
+from mslab.ops.cumulative_ops import *
 from mslab.ops.index_ops import *
+from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
 from mslab.ops.nn_ops import *
+from mslab.ops.norm_ops import *
 from mslab.ops.pool_ops import *
 from mslab.ops.reduce_ops import *
 from mslab.ops.shape_ops import *
+from mslab.ops.sort_ops import *
+from mslab.ops.special_ops import *

@@ -97,5 +97,10 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
     return instance(BatchMatMul, transpose_a, transpose_b)(x, y)
 
 
-__all__ += ["matmul", "batch_matmul"]
+def bmm(input_x, mat2):
+    """Batched matrix product of two rank-3 (or higher) tensors (``ops.bmm``)."""
+    return instance(BatchMatMul)(input_x, mat2)
+
+
+__all__ += ["matmul", "batch_matmul", "bmm"]
 F.register(globals(), __all__)

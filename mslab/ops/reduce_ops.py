@@ -8,6 +8,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
+from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance, normalize_axis, np_dtype
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "ReduceMax",
     "ReduceMean",
     "ReduceMin",
+    "ReduceProd",
     "ReduceSum",
 ]
 
@@ -91,6 +93,36 @@ class ReduceMean(_Reduce):
         axes = normalize_axis(axis, len(x.shape))
         count = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
         return self._spread(x, axis, F.div(dout, float(count))), None
+
+
+class ReduceProd(_Reduce):
+    """Product over ``axis`` (``ops.ReduceProd(keep_dims=False)(x, axis)``).
+
+    d/dx_j = dout * (product of the other elements), computed without dividing by x_j (so zeros in x
+    are fine): the reduced axes are moved last and flattened to n, x is repeated n times, and row j
+    has its j-th entry replaced by 1 before the product.
+    """
+
+    def compute(self, x, axis=()):
+        axes = normalize_axis(axis, x.ndim)
+        return np.asarray(np.prod(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype))
+
+    def bprop(self, x, axis, out, dout, needs):
+        axes = normalize_axis(axis, len(x.shape))
+        kept = [i for i in range(len(x.shape)) if i not in axes]
+        perm = tuple(kept) + axes
+        moved = F.transpose(x, perm) if perm != tuple(range(len(perm))) else x
+        rest = tuple(x.shape[i] for i in kept)
+        n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
+        if n == 0:
+            return F.zeros_like(x), None
+        rows = F.broadcast_to(F.reshape(moved, rest + (1, n)), rest + (n, n))
+        eye = Tensor._wrap(np.eye(n, dtype=np.bool_))
+        others = F.reduce_prod(F.select(eye, F.ones_like(rows), rows), -1, False)
+        others = F.reshape(others, tuple(x.shape[i] for i in perm))
+        inverse = tuple(int(i) for i in np.argsort(perm))
+        others = F.transpose(others, inverse) if perm != tuple(range(len(perm))) else others
+        return F.mul(others, self._spread(x, axis, dout)), None
 
 
 class _ReduceExtreme(_Reduce):
@@ -239,6 +271,11 @@ def reduce_mean(x, axis=(), keep_dims=False):
     return instance(ReduceMean, keep_dims)(x, axis)
 
 
+def reduce_prod(x, axis=(), keep_dims=False):
+    """Product over ``axis`` (every axis for ``()``)."""
+    return instance(ReduceProd, bool(keep_dims))(x, axis)
+
+
 def reduce_max(x, axis=(), keep_dims=False):
     """Maximum over ``axis`` (every axis for ``()``)."""
     return instance(ReduceMax, bool(keep_dims))(x, axis)
@@ -277,5 +314,39 @@ def argmin(x, axis=None, keepdims=False):
     return _arg_extreme(Argmin, x, axis, keepdims)
 
 
-__all__ += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any", "argmax", "argmin"]
+def _dim(dim):
+    return () if dim is None else tuple(dim) if isinstance(dim, list) else dim
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002 - MindSpore's names
+    """Sum over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.sum``)."""
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    return reduce_sum(input, _dim(dim), keepdim)
+
+
+def prod(input, dim=None, keepdim=False, dtype=None):  # noqa: A002 - MindSpore's names
+    """Product over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.prod``)."""
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    return reduce_prod(input, _dim(dim), keepdim)
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002 - MindSpore's names
+    """(values, indices Int64) of the largest elements along ``axis`` (``ops.max``).
+
+    Without an axis the value is the largest of all elements and the index is 0: that is what
+    MindSpore 2.10 returns (observed on CPU), not the flat position.
+    """
+    if initial is not None or where is not None:
+        raise NotImplementedError("ops.max: 'initial' and 'where' are not supported by mslab")
+    if axis is None:
+        value = reduce_max(input, (), keepdims)
+        return value, F.zeros(tuple(value.shape), mstype.int64)
+    index, value = ArgMaxWithValue(axis, keepdims)(input)
+    return value, F.cast(index, mstype.int64)
+
+
+__all__ += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any", "argmax", "argmin",
+            "reduce_prod", "sum", "prod", "max"]
 F.register(globals(), __all__)

@@ -423,11 +423,29 @@ def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
     return tuple(out)
 
 
+def swapaxes(input, axis0, axis1):  # noqa: A002 - MindSpore's argument name
+    """``input`` with axes ``axis0`` and ``axis1`` exchanged (a Transpose)."""
+    nd = len(input.shape)
+    perm = list(range(nd))
+    a, b = _check_axis(axis0, nd), _check_axis(axis1, nd)
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(input, tuple(perm))
+
+
+def chunk(input, chunks, axis=0):  # noqa: A002 - MindSpore's argument name
+    """``input`` cut into ``chunks`` slices along ``axis``, each ceil(size / chunks) long (the last may be
+    shorter, and there may be fewer): ``ops.chunk``."""
+    if int(chunks) <= 0:
+        raise ValueError(f"chunk: chunks must be positive, got {chunks}")
+    dim = input.shape[_check_axis(axis, len(input.shape))]
+    return split(input, max(-(-dim // int(chunks)), 1), axis)
+
+
 def tile(x, multiples):
     """x repeated ``multiples`` times along each axis."""
     return _tile(x, multiples)
 
 
 __all__ += ["reshape", "broadcast_to", "transpose", "expand_dims", "squeeze", "flatten", "concat", "cat", "stack",
-            "split", "tile"]
+            "split", "tile", "chunk", "swapaxes"]
 F.register(globals(), __all__)

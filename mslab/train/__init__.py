@@ -14,9 +14,12 @@ from mslab.train.callback import (
 )
 from mslab.train.dataset_helper import DatasetHelper, connect_network_with_dataset
 from mslab.train.metrics import (
+    F1,
     MAE,
     MSE,
     Accuracy,
+    ConfusionMatrix,
+    Fbeta,
     Loss,
     Metric,
     Precision,

@@ -1,9 +1,27 @@
-"""Layers, as ``mindspore.nn.layer``: activations, Dense/Flatten/Dropout, Conv2d, pooling, batch norm."""
-from mslab.nn.layer.activation import LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, Softmax, Tanh, get_activation
+"""Layers, as ``mindspore.nn.layer``: activations, Dense/Flatten/Dropout, convolutions, pooling, normalisation,
+embedding, LSTM."""
+from mslab.nn.layer.activation import (
+                                        ELU,
+                                        GELU,
+                                        HSigmoid,
+                                        LeakyReLU,
+                                        LogSoftmax,
+                                        ReLU,
+                                        ReLU6,
+                                        Sigmoid,
+                                        SiLU,
+                                        Softmax,
+                                        Tanh,
+                                        get_activation,
+)
 from mslab.nn.layer.basic import ClipByNorm, Dense, Dropout, Flatten
-from mslab.nn.layer.conv import Conv2d
+from mslab.nn.layer.conv import Conv1d, Conv2d
+from mslab.nn.layer.embedding import Embedding
+from mslab.nn.layer.layer_norm import LayerNorm
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool2d
+from mslab.nn.layer.rnn import LSTM
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
-           "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d"]
+           "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
+           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM"]

@@ -1,13 +1,16 @@
-"""Activation layers, as ``mindspore.nn``: ReLU, Sigmoid, Tanh, Softmax, LogSoftmax, ... and get_activation.
+"""Activation layers, as ``mindspore.nn``: ReLU, Sigmoid, Tanh, Softmax, GELU, ... and get_activation.
 
-Each is a Cell whose ``construct`` calls one mslab op, so it runs eagerly in PYNATIVE mode and
+Each is a Cell whose ``construct`` calls mslab ops, so it runs eagerly in PYNATIVE mode and
 becomes graph nodes in GRAPH mode. ``get_activation("relu")`` builds one by name (what ``Dense(...,
 activation="relu")`` uses).
 """
+import math
+
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation"]
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "ELU", "SiLU",
+           "HSigmoid", "get_activation"]
 
 
 class ReLU(Cell):
@@ -76,6 +79,53 @@ class LogSoftmax(Cell):
         return F.log_softmax(x, self.axis)
 
 
+class GELU(Cell):
+    """x * P(X <= x) for a standard normal X (``mindspore.nn.GELU``).
+
+    ``approximate=True`` (MindSpore's default) uses 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)));
+    ``approximate=False`` the exact 0.5 x (1 + erf(x / sqrt(2))).
+    """
+
+    def __init__(self, approximate=True):
+        super().__init__()
+        self.approximate = bool(approximate)
+
+    def construct(self, x):
+        if self.approximate:
+            inner = F.mul(F.add(x, F.mul(F.mul(F.square(x), x), 0.044715)), math.sqrt(2.0 / math.pi))
+            return F.mul(F.mul(x, 0.5), F.add(F.tanh(inner), 1.0))
+        return F.mul(F.mul(x, 0.5), F.add(F.erf(F.mul(x, 1.0 / math.sqrt(2.0))), 1.0))
+
+
+class ELU(Cell):
+    """x for x > 0, alpha (e^x - 1) otherwise (``mindspore.nn.ELU``; MindSpore accepts only alpha=1.0)."""
+
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        if float(alpha) != 1.0:  # as MindSpore 2.10: "In Elu, alpha must be 1.0f."
+            raise ValueError(f"For 'ELU', alpha must be 1.0, but got {alpha}")
+        self.alpha = float(alpha)
+
+    def construct(self, x):
+        # exp of min(x, 0): the unused branch must not overflow (its inf would turn the gradient into nan)
+        negative = F.mul(F.sub(F.exp(F.minimum(x, 0.0)), 1.0), self.alpha)
+        return F.select(F.greater(x, 0.0), x, negative)
+
+
+class SiLU(Cell):
+    """x * sigmoid(x), elementwise (also called swish)."""
+
+    def construct(self, x):
+        return F.mul(x, F.sigmoid(x))
+
+
+class HSigmoid(Cell):
+    """Hard sigmoid: relu6(x + 3) / 6, elementwise."""
+
+    def construct(self, x):
+        return F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)
+
+
 _ACTIVATIONS = {
     "relu": ReLU,
     "relu6": ReLU6,
@@ -84,6 +134,10 @@ _ACTIVATIONS = {
     "tanh": Tanh,
     "softmax": Softmax,
     "logsoftmax": LogSoftmax,
+    "gelu": GELU,
+    "elu": ELU,
+    "silu": SiLU,
+    "hsigmoid": HSigmoid,
 }
 
 

@@ -1,4 +1,4 @@
-"""Convolution layers, as ``mindspore.nn``: Conv2d."""
+"""Convolution layers, as ``mindspore.nn``: Conv2d and Conv1d."""
 import math
 
 from mslab.core import dtype as mstype
@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.nn.layer.basic import _check_int, _init_repr
 from mslab.ops import functional as F
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv2d", "Conv1d"]
 
 
 def _pair(value, name, cls_name, minimum=1):
@@ -91,3 +91,26 @@ class Conv2d(Cell):
                 f"padding={self.padding}, dilation={self.dilation}, group={self.group}, has_bias={self.has_bias}, "
                 f"weight_init={_init_repr(self.weight_init)}, bias_init={_init_repr(self.bias_init)}, "
                 f"format={self.data_format}")
+
+
+class Conv1d(Conv2d):
+    """1-D convolution over an (N, C, L) input (``mindspore.nn.Conv1d``).
+
+    As MindSpore, it is a Conv2d over (N, C, 1, L): the weight has shape (out_channels, in_channels //
+    group, 1, kernel_size), and ``padding`` p pads the length only ((0, 0, p, p) in the repr).
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
+                 group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+        name = type(self).__name__
+        for arg, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation),
+                           ("padding", padding)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For '{name}', '{arg}' must be an int, got {value!r}")
+        super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, (0, 0, padding, padding),
+                         (1, dilation), group, has_bias, weight_init, bias_init, "NCHW", dtype)
+
+    def construct(self, x):
+        if len(x.shape) != 3:
+            raise ValueError(f"For 'Conv1d', the input must be (N, C, L), got shape {tuple(x.shape)}")
+        return F.squeeze(super().construct(F.expand_dims(x, 2)), 2)

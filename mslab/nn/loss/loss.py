@@ -1,4 +1,4 @@
-"""Loss functions, as ``mindspore.nn``: MSELoss, L1Loss, SoftmaxCrossEntropyWithLogits, BCEWithLogitsLoss.
+"""Loss functions, as ``mindspore.nn``: MSELoss, L1Loss, CrossEntropyLoss, BCEWithLogitsLoss, ...
 
 Each takes ``reduction``: 'none' (the elementwise / per-sample loss), 'mean' or 'sum' over every
 axis. ``LossBase.get_loss(x, weights=1.0)`` applies the weights and the reduction; custom losses
@@ -7,7 +7,8 @@ subclass LossBase and end their construct with ``return self.get_loss(x)``.
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
-__all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss"]
+__all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss", "SmoothL1Loss",
+           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -116,3 +117,76 @@ class BCEWithLogitsLoss(LossBase):
         if self.weight is not None:
             loss = F.mul(loss, self.weight)
         return self.get_loss(loss)
+
+
+class SmoothL1Loss(LossBase):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = logits - labels).
+
+    MindSpore's default reduction here is 'none': the elementwise loss (observed on MindSpore 2.10).
+    """
+
+    def __init__(self, beta=1.0, reduction="none"):
+        super().__init__(reduction)
+        self.beta = float(beta)
+
+    def construct(self, logits, labels):
+        _check_same_shape(type(self).__name__, logits, labels)
+        return F.smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+
+class HuberLoss(LossBase):
+    """0.5 d^2 where |d| <= delta, else delta (|d| - 0.5 delta) (d = logits - labels); 'mean' by default."""
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction)
+        self.delta = float(delta)
+
+    def construct(self, logits, labels):
+        _check_same_shape(type(self).__name__, logits, labels)
+        return F.huber_loss(logits, labels, self.reduction, self.delta)
+
+
+class BCELoss(LossBase):
+    """-w [y log p + (1 - y) log(1 - p)] for probabilities p (each log clamped at log(1e-12), as MindSpore)."""
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+
+    def construct(self, logits, labels):
+        _check_same_shape(type(self).__name__, logits, labels)
+        return F.binary_cross_entropy(logits, labels, self.weight, self.reduction)
+
+
+class NLLLoss(LossBase):
+    """-w[t] * logits[t] for log-probabilities ``logits`` (N, C, ...) and class indices ``labels`` (N, ...).
+
+    'mean' divides by the sum of the weights of the targets not equal to ``ignore_index``.
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+        self.ignore_index = int(ignore_index)
+
+    def construct(self, logits, labels):
+        return F.nll_loss(logits, labels, self.weight, self.ignore_index, self.reduction)
+
+
+class CrossEntropyLoss(LossBase):
+    """Cross entropy of softmax(logits) (class axis 1) against class indices or class probabilities.
+
+    ``nn.CrossEntropyLoss()(logits, labels)`` as in MindSpore 2.x's quick start; ``weight``,
+    ``ignore_index`` and ``label_smoothing`` as ``ops.cross_entropy`` (see mslab.ops.loss_ops).
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(reduction)
+        if not 0.0 <= float(label_smoothing) <= 1.0:
+            raise ValueError(f"For 'CrossEntropyLoss', label_smoothing must be in [0, 1], got {label_smoothing}")
+        self.weight = weight
+        self.ignore_index = int(ignore_index)
+        self.label_smoothing = float(label_smoothing)
+
+    def construct(self, logits, labels):
+        return F.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction, self.label_smoothing)

@@ -1,5 +1,6 @@
 """Optimizers and learning-rate schedules, as ``mindspore.nn.optim``."""
 from mslab.nn.optim.adam import Adam, AdamWeightDecay
+from mslab.nn.optim.adaptive import Adadelta, Adagrad, AdaMax, RMSProp
 from mslab.nn.optim.ftrl import FTRL
 from mslab.nn.optim.learning_rate_schedule import *
 from mslab.nn.optim.momentum import Momentum

@@ -1,7 +1,8 @@
 """Evaluation metrics, as ``mindspore.train`` (1.x: ``mindspore.nn.metrics``), and the name table Model uses.
 
 ``get_metric_fn('acc')`` -> ``Accuracy()``; names: 'acc'/'accuracy', 'loss', 'mae', 'mse',
-'top_1_accuracy', 'top_5_accuracy', 'precision', 'recall'.
+'top_1_accuracy', 'top_5_accuracy', 'precision', 'recall', 'F1',
+'confusion_matrix' (which needs ``num_classes``).
 """
 from mslab.train.metrics.accuracy import (
     Accuracy,
@@ -9,7 +10,9 @@ from mslab.train.metrics.accuracy import (
     Top5CategoricalAccuracy,
     TopKCategoricalAccuracy,
 )
+from mslab.train.metrics.confusion_matrix import ConfusionMatrix
 from mslab.train.metrics.error import MAE, MSE, Loss
+from mslab.train.metrics.fbeta import F1, Fbeta
 from mslab.train.metrics.metric import Metric, rearrange_inputs
 from mslab.train.metrics.precision_recall import Precision, Recall
 
@@ -18,6 +21,8 @@ __factory__ = {
     "acc": Accuracy,
     "precision": Precision,
     "recall": Recall,
+    "F1": F1,
+    "confusion_matrix": ConfusionMatrix,
     "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy,
     "mae": MAE,
@@ -57,5 +62,5 @@ def get_metrics(metrics):
 __all__ = [
     "Metric", "rearrange_inputs", "Accuracy", "MAE", "MSE", "Loss", "Top1CategoricalAccuracy",
     "Top5CategoricalAccuracy", "TopKCategoricalAccuracy", "Precision", "Recall", "names", "get_metric_fn",
-    "get_metrics",
+    "get_metrics", "F1", "Fbeta", "ConfusionMatrix",
 ]

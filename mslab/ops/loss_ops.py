@@ -1,0 +1,147 @@
+"""Loss functions as ops (``ops.cross_entropy``, ``ops.mse_loss``, ...), composed of other ops.
+
+``reduction`` is 'mean', 'sum' or 'none' (the per-element / per-sample loss). The nn loss Cells
+(``nn.CrossEntropyLoss``, ``nn.BCELoss``, ...) call these. With class-index targets:
+
+    logp = log_softmax(x, axis=1)                      (class axis 1: shapes (N, C) or (N, C, d1, ...))
+    nll_i = -w[t_i] * logp[i, t_i]                     (0 where t_i == ignore_index)
+    mean  = sum_i nll_i / sum_i w[t_i]                 (a weighted mean over the targets not ignored)
+    label smoothing e: (1 - e) * nll + e / C * sum_c -w_c * logp[i, c]   (same normaliser)
+
+The target's entry is picked with a one-hot of the target, zeroed where the target is ignore_index.
+"""
+from mslab.core import dtype as mstype
+from mslab.core.op_registry import F
+
+__all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss"]
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def reduce_loss(loss, reduction, name="loss"):
+    """``loss`` averaged ('mean'), summed ('sum') or left as it is ('none')."""
+    if reduction == "mean":
+        return F.reduce_mean(loss, (), False)
+    if reduction == "sum":
+        return F.reduce_sum(loss, (), False)
+    if reduction == "none":
+        return loss
+    raise ValueError(f"For '{name}', the 'reduction' must be in {list(_REDUCTIONS)}, but got {reduction!r}.")
+
+
+def _class_weights(weight, classes, like):
+    """``weight`` shaped to broadcast along the class axis 1 of ``like`` (None: all ones)."""
+    if weight is None:
+        return None
+    return F.reshape(F.cast(weight, like.dtype), (1, classes) + (1,) * (len(like.shape) - 2))
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    """Negative log-likelihood of class-index ``target`` under log-probabilities ``inputs`` (N, C, ...)."""
+    if reduction not in _REDUCTIONS:
+        reduce_loss(inputs, reduction, "nll_loss")
+    if len(inputs.shape) < 2:
+        raise ValueError(f"nll_loss: inputs must be (N, C) or (N, C, d1, ...), got shape {tuple(inputs.shape)}")
+    classes = inputs.shape[1]
+    if target.dtype not in (mstype.int32, mstype.int64):
+        raise TypeError(f"nll_loss: target must hold class indices (Int32/Int64), got {target.dtype}")
+    one = F.scalar_to_tensor(1, inputs.dtype)
+    zero = F.scalar_to_tensor(0, inputs.dtype)
+    kept = F.cast(F.not_equal(target, ignore_index), inputs.dtype)
+    hot = F.mul(F.one_hot(target, classes, one, zero, 1), F.expand_dims(kept, 1))  # zero row where ignored
+    w = _class_weights(weight, classes, inputs)
+    picked_w = hot if w is None else F.mul(hot, w)
+    per_sample_w = F.reduce_sum(picked_w, 1, False)           # w[t_i], 0 where ignored
+    loss = F.neg(F.reduce_sum(F.mul(picked_w, inputs), 1, False))
+    if label_smoothing:
+        all_w = inputs if w is None else F.mul(inputs, w)
+        smooth = F.mul(F.neg(F.reduce_sum(all_w, 1, False)), kept)
+        loss = F.add(F.mul(loss, 1.0 - label_smoothing), F.mul(smooth, label_smoothing / classes))
+    if reduction == "mean":
+        return F.div(F.reduce_sum(loss, (), False), F.reduce_sum(per_sample_w, (), False))
+    return reduce_loss(loss, reduction, "nll_loss")
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):  # noqa: A002
+    """Cross entropy of softmax(``input``) (class axis 1) against class indices or class probabilities.
+
+    Probability targets (same shape as input): loss_i = -sum_c w_c * t_ic * logp_ic, smoothed as
+    t (1 - e) + e / C, and 'mean' divides by N.
+    """
+    logp = F.log_softmax(input, 1)
+    if tuple(target.shape) != tuple(input.shape):
+        return nll_loss(logp, target, weight, ignore_index, reduction, label_smoothing)
+    classes = input.shape[1]
+    t = F.cast(target, input.dtype)
+    if label_smoothing:
+        t = F.add(F.mul(t, 1.0 - label_smoothing), label_smoothing / classes)
+    w = _class_weights(weight, classes, input)
+    loss = F.neg(F.reduce_sum(F.mul(t, logp if w is None else F.mul(logp, w)), 1, False))
+    return reduce_loss(loss, reduction, "cross_entropy")
+
+
+def mse_loss(input, target, reduction="mean"):  # noqa: A002 - MindSpore's argument name
+    """(input - target)^2, reduced."""
+    return reduce_loss(F.square(F.sub(input, target)), reduction, "mse_loss")
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):  # noqa: A002
+    """w * [(1 - y) x + (1 + (pos_weight - 1) y) softplus(-x)]: BCE of sigmoid(x), computed without overflow.
+
+    Its gradient is w * ((1 + (pw - 1) y) sigmoid(x) - pw y), i.e. sigmoid(x) - y when no weights are given.
+    """
+    sp = F.softplus(F.neg(input))
+    scale = 1.0 if pos_weight is None else F.add(1.0, F.mul(F.sub(pos_weight, 1.0), target))
+    loss = F.add(F.mul(F.sub(1.0, target), input), F.mul(scale, sp) if pos_weight is not None else sp)
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    return reduce_loss(loss, reduction, "binary_cross_entropy_with_logits")
+
+
+_LOG_EPS = 1e-12  # MindSpore clamps the probabilities inside the logs: -log(0) is -log(1e-12) = 27.631021
+
+
+def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
+    """-w [y log p + (1 - y) log(1 - p)] for probabilities ``logits``; each log is of max(., 1e-12)."""
+    log_p = F.log(F.maximum(logits, _LOG_EPS))
+    log_q = F.log(F.maximum(F.sub(1.0, logits), _LOG_EPS))
+    loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_q)))
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    return reduce_loss(loss, reduction, "binary_cross_entropy")
+
+
+def smooth_l1_loss(input, target, beta=1.0, reduction="none"):  # noqa: A002 - MindSpore's argument name
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); unreduced by default."""
+    d = F.abs(F.sub(input, target))
+    loss = F.select(F.less(d, beta), F.div(F.mul(F.square(d), 0.5), float(beta)), F.sub(d, 0.5 * beta))
+    return reduce_loss(loss, reduction, "smooth_l1_loss")
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):  # noqa: A002 - MindSpore's argument name
+    """0.5 d^2 where |d| <= delta, else delta (|d| - 0.5 delta) (d = input - target)."""
+    d = F.abs(F.sub(input, target))
+    loss = F.select(F.less_equal(d, delta), F.mul(F.square(d), 0.5), F.mul(F.sub(d, 0.5 * delta), float(delta)))
+    return reduce_loss(loss, reduction, "huber_loss")
+
+
+class SmoothL1Loss:
+    """``ops.SmoothL1Loss(beta=1.0, reduction='none')(logits, labels)``: :func:`smooth_l1_loss` as a class."""
+
+    def __init__(self, beta=1.0, reduction="none"):
+        self.beta, self.reduction = float(beta), reduction
+
+    def __call__(self, logits, labels):
+        return smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+
+class SigmoidCrossEntropyWithLogits:
+    """``ops.SigmoidCrossEntropyWithLogits()(logits, labels)``: the elementwise (unreduced) BCE with logits."""
+
+    def __call__(self, logits, labels):
+        return binary_cross_entropy_with_logits(logits, labels, reduction="none")
+
+
+__all__ += ["reduce_loss", "nll_loss", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits",
+            "binary_cross_entropy", "smooth_l1_loss", "huber_loss"]
+F.register(globals(), __all__)

@@ -1,0 +1,90 @@
+"""Norms and spread, composed of reductions: ``ops.norm``, ``ops.var``, ``ops.std``.
+
+    vector p-norm   ||x||_p = (sum |x_i|^p)^(1/p)      (p = inf: max |x_i|, p = 0: count of non-zeros)
+    matrix norms    'fro' = sqrt(sum x_ij^2), 1 = max column sum of |x|, inf = max row sum of |x|
+    var             sum (x - mean)^2 / (n - ddof)      (MindSpore's default ddof is 0, the population variance)
+    std             sqrt(var)
+
+No new primitives: the gradients come from the reductions, Abs, Pow and Sqrt they are made of.
+"""
+import math
+
+import numpy as np
+
+from mslab.core.op_registry import F
+
+__all__ = []
+
+
+def _dims(dim, ndim):
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(sorted(d % max(ndim, 1) for d in dims))
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False):  # noqa: A002 - MindSpore's argument name
+    """The p-norm of ``x`` over ``dim`` (every axis for None) treated as one vector."""
+    axes = _dims(dim, len(x.shape))
+    if ord == 2:
+        return F.sqrt(F.reduce_sum(F.square(x), axes, keepdim))
+    a = F.abs(x)
+    if ord == math.inf:
+        return F.reduce_max(a, axes, keepdim)
+    if ord == -math.inf:
+        return F.reduce_min(a, axes, keepdim)
+    if ord == 0:
+        return F.reduce_sum(F.cast(F.not_equal(x, 0.0), x.dtype), axes, keepdim)
+    if ord == 1:
+        return F.reduce_sum(a, axes, keepdim)
+    return F.pow(F.reduce_sum(F.pow(a, float(ord)), axes, keepdim), 1.0 / float(ord))
+
+
+def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: A002 - MindSpore's argument name
+    """'fro', 1, -1, inf or -inf norm of the matrices spanned by the two axes ``dim``."""
+    rows, cols = _dims(dim, len(x.shape))
+    if ord == "fro":
+        return vector_norm(x, 2, (rows, cols), keepdim)
+    if ord not in (1, -1, math.inf, -math.inf):
+        raise NotImplementedError(f"norm: matrix ord={ord!r} needs singular values, which mslab does not compute")
+    # ord 1 sums down each column (over the rows), then takes the max over the columns; inf the other way
+    inner, outer = (rows, cols) if ord in (1, -1) else (cols, rows)
+    sums = F.reduce_sum(F.abs(x), inner, True)
+    pick = F.reduce_max if ord > 0 else F.reduce_min
+    out = pick(sums, outer, True)
+    return out if keepdim else F.squeeze(out, (rows, cols))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002 - MindSpore's argument names
+    """``ops.norm``: a vector norm, or a matrix norm when ``dim`` names two axes or A is 2-D and dim is None.
+
+    ord None is the 2-norm of every element (a vector) or 'fro' (matrices); see this module's docstring.
+    """
+    if dtype is not None:
+        A = F.cast(A, dtype)
+    nd = len(A.shape)
+    two_axes = (dim is not None and not isinstance(dim, int) and len(dim) == 2) or (dim is None and nd == 2)
+    if isinstance(ord, str) or (ord is not None and two_axes):
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim)
+    if ord is None:
+        return vector_norm(A, 2, dim, keepdim)
+    if dim is None and nd != 1:
+        raise ValueError(f"norm: ord={ord!r} with dim=None needs a 1-D or 2-D input, got rank {nd}")
+    return vector_norm(A, ord, dim, keepdim)
+
+
+def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002 - MindSpore's argument names
+    """sum((x - mean)^2) / (n - ddof) over ``axis`` (every axis for None); ddof 0 by default, as MindSpore."""
+    axes = _dims(axis, len(input.shape))
+    n = int(np.prod([input.shape[a] for a in axes], dtype=np.int64))
+    centred = F.sub(input, F.reduce_mean(input, axes, True))
+    return F.div(F.reduce_sum(F.square(centred), axes, keepdims), float(n - int(ddof)))
+
+
+def std(input, axis=None, ddof=0, keepdims=False):  # noqa: A002 - MindSpore's argument names
+    """sqrt(var(input, axis, ddof)): the standard deviation (ddof 0 by default, as MindSpore)."""
+    return F.sqrt(var(input, axis, ddof, keepdims))
+
+
+__all__ += ["vector_norm", "matrix_norm", "norm", "var", "std"]
+F.register(globals(), __all__)

@@ -1,0 +1,174 @@
+"""Ordering along an axis: Argsort and GatherD, and sort / topk made of them.
+
+sort and topk return (values, indices Int32), as MindSpore's ``ops.sort`` / ``ops.topk``. Ties keep their
+original order (a stable sort). The values are GatherD of x at the indices, so the gradient
+of x puts each dout element back where its value came from:
+
+    dx[..., j] = sum_i dout[..., i] * (indices[..., i] == j)
+
+written as a one-hot of the indices times dout, summed over the output positions (only ops with a
+bprop of their own, so the rule also differentiates again).
+"""
+import numpy as np
+
+from mslab.core import dtype as mstype
+from mslab.core.op_registry import F
+from mslab.ops.primitive import Primitive, instance
+
+__all__ = ["Argsort", "GatherD", "Sort", "TopK"]
+
+
+def _axis(axis, ndim, name):
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"{name}: axis {axis} is out of range for a tensor of rank {ndim}")
+    return axis % max(ndim, 1)
+
+
+def _order(x, axis, descending):
+    """Stable argsort of x along axis (descending keeps ties in their original order too)."""
+    if descending:
+        # argsort of the reversed array, mapped back, keeps equal values in first-come order
+        flipped = np.flip(x, axis)
+        n = x.shape[axis]
+        return (n - 1 - np.flip(np.argsort(flipped, axis=axis, kind="stable"), axis)).astype(np.int32)
+    return np.argsort(x, axis=axis, kind="stable").astype(np.int32)
+
+
+def scatter_back(dout, indices, n, axis):
+    """The gradient of taking ``indices`` (along ``axis``) out of an axis of size ``n``."""
+    nd = len(dout.shape)
+    last = nd - 1
+    if axis != last:  # work on the last axis, then move it back
+        perm = tuple(i for i in range(nd) if i != axis) + (axis,)
+        dout, indices = F.transpose(dout, perm), F.transpose(indices, perm)
+    hot = F.one_hot(indices, n, F.scalar_to_tensor(1, dout.dtype), F.scalar_to_tensor(0, dout.dtype))
+    dx = F.reduce_sum(F.mul(hot, F.expand_dims(dout, -1)), -2, False)
+    if axis != last:
+        back = tuple(range(axis)) + (last,) + tuple(range(axis, last))
+        dx = F.transpose(dx, back)
+    return dx
+
+
+class Argsort(Primitive):
+    """Indices (Int32) that sort x along ``axis`` (``ops.argsort(x, axis=-1, descending=False)``). No gradient."""
+
+    n_tensors = 1
+    differentiable = False
+
+    def __init__(self, axis=-1, descending=False):
+        super().__init__(axis=int(axis), descending=bool(descending))
+
+    def infer(self, x):
+        _axis(self.axis, len(x.shape), self.name)
+        return tuple(x.shape), np.dtype(np.int32)
+
+    def compute(self, x):
+        if x.ndim == 0:
+            return np.zeros((), np.int32)
+        return _order(x, _axis(self.axis, x.ndim, self.name), self.descending)
+
+    def bprop(self, x, out, dout, needs):
+        return (None,)
+
+
+class GatherD(Primitive):
+    """x's elements at ``index`` along ``dim`` (``ops.GatherD()(x, dim, index)``, numpy's take_along_axis).
+
+    out[i][j] = x[index[i][j]][j] for dim 0, and so on. d/dx puts each dout element back at the
+    position it was taken from (summing where an index repeats); index gets no gradient.
+    """
+
+    n_tensors = None
+
+    def infer(self, x, dim, index):
+        axis = _axis(int(dim), len(x.shape), self.name)
+        if index.dtype.kind not in "iu":
+            raise TypeError(f"GatherD needs an integer index, got {mstype.from_numpy(index.dtype)}")
+        if len(index.shape) != len(x.shape) or any(
+                a != b for i, (a, b) in enumerate(zip(index.shape, x.shape)) if i != axis):
+            raise ValueError(f"index shape {tuple(index.shape)} must match x shape {tuple(x.shape)} "
+                             f"on every axis but {dim}")
+        return tuple(index.shape), x.dtype
+
+    def compute(self, x, dim, index):
+        axis = _axis(int(dim), x.ndim, self.name)
+        n = x.shape[axis]
+        if index.size and (index.min() < 0 or index.max() >= n):
+            raise ValueError(f"index values must be in [0, {n}) for axis {dim} of size {n}")
+        return np.take_along_axis(x, index, axis)
+
+    def bprop(self, x, dim, index, out, dout, needs):
+        axis = _axis(int(dim), len(x.shape), self.name)
+        return scatter_back(dout, index, x.shape[axis], axis), None, F.zeros_like(index)
+
+
+class Sort:
+    """``ops.Sort(axis=-1, descending=False)(x)`` -> (values, indices Int32).
+
+    Two outputs, so not one graph node: an Argsort and a GatherD (see :func:`sort`).
+    """
+
+    def __init__(self, axis=-1, descending=False):
+        self.axis, self.descending = int(axis), bool(descending)
+
+    def __call__(self, x):
+        return sort(x, self.axis, self.descending)
+
+    def __repr__(self):
+        return f"Sort(axis={self.axis}, descending={self.descending})"
+
+
+class TopK:
+    """``ops.TopK(sorted=True)(x, k)`` -> the k largest along the last axis: (values, indices Int32)."""
+
+    def __init__(self, sorted=True):  # noqa: A002 - MindSpore's argument name
+        self.sorted = bool(sorted)
+
+    def __call__(self, x, k):
+        return topk(x, k, None, True, self.sorted)
+
+    def __repr__(self):
+        return f"TopK(sorted={self.sorted})"
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+def argsort(input, axis=-1, descending=False):  # noqa: A002 - MindSpore's argument name
+    """Indices (Int32) that sort ``input`` along ``axis``; ties keep their order."""
+    return instance(Argsort, int(axis), bool(descending))(input)
+
+
+def gather_d(x, dim, index):
+    """``x``'s elements at ``index`` along ``dim`` (numpy's take_along_axis)."""
+    return instance(GatherD)(x, int(dim), index)
+
+
+def sort(input_x, axis=-1, descending=False):
+    """(values, indices Int32) of ``input_x`` sorted along ``axis`` (``ops.sort``); ties keep their order.
+
+    Not one node: an Argsort, then a GatherD of the values (which carries the gradient).
+    """
+    if len(input_x.shape) == 0:
+        return F.identity(input_x), argsort(input_x)
+    index = argsort(input_x, axis, descending)
+    return gather_d(input_x, axis, index), index
+
+
+def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002 - MindSpore's argument names
+    """(values, indices Int32) of the ``k`` largest (``largest=False``: smallest) along ``dim`` (default: last).
+
+    The first k of a stable Argsort, then a GatherD; ``sorted=False`` gives them in the same order.
+    """
+    axis = -1 if dim is None else int(dim)
+    nd = len(input.shape)
+    n = input.shape[_axis(axis, nd, "topk")] if nd else 1
+    if not 0 <= int(k) <= n:
+        raise ValueError(f"topk: k must be in [0, {n}] (the size of axis {axis}), got {k}")
+    if nd == 0:
+        return F.identity(input), argsort(input)
+    index = argsort(input, axis, largest)
+    index = F.getitem(index, (slice(None),) * (axis % nd) + (slice(0, int(k)),))
+    return gather_d(input, axis, index), index
+
+
+__all__ += ["argsort", "gather_d", "sort", "topk"]
+F.register(globals(), __all__)
