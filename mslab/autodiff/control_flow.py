@@ -16,45 +16,29 @@ same idea with fewer boxes.)
 """
 import numpy as np
 
-from mslab.autodiff.backprop import backprop
-from mslab.core import dtype as mstype
+from mslab.autodiff.subgraphs import (
+    UNDEFINED,
+    describe,
+    error,
+    graph_gradients,
+    is_symbolic,
+    load,
+    merge_outputs,
+    same,
+    tensor_for,
+    trace_subgraph,
+    unify_inputs,
+    zeros,
+)
 from mslab.core import state
-from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Tensor
 from mslab.ir.evaluate import run_graph
-from mslab.ir.graph import Graph, Value
-from mslab.ir.provenance import source_line
-from mslab.ir.tracer import Tracer, recording_with
-from mslab.ops import array_ops, math_ops, shape_ops
+from mslab.ir.graph import Value
+from mslab.ops import math_ops, shape_ops
 from mslab.ops.primitive import Primitive
 
-
-class _Undefined:
-    """The value of a variable that has not been assigned yet (carried into a branch that may assign it)."""
-
-    def __repr__(self):
-        return "UNDEFINED"
-
-
-UNDEFINED = _Undefined()
-
-
-def load(thunk):
-    """``thunk()``, or UNDEFINED when the variable it reads is not assigned yet."""
-    try:
-        return thunk()
-    except NameError:
-        return UNDEFINED
-
-
-def _error(message):
-    """A GraphModeError that ends with the line of the learner's code it is about."""
-    where = source_line()
-    return GraphModeError(message + (f"\n  at {where}" if where else ""))
-
-
-def is_symbolic(x):
-    return isinstance(x, Tensor) and x._data is None
+__all__ = ["If", "While", "WhileGrad", "TupleGetItem", "if_", "while_", "and_", "or_", "not_", "ifexp", "load",
+           "UNDEFINED"]
 
 
 def _has_side_effect(graph):
@@ -124,11 +108,11 @@ class If(_ControlFlow):
     def bprop(self, cond, *rest, needs):
         """An If over the two branches' backward graphs: each recomputes its branch and differentiates it."""
         xs, dout = rest[:-2], rest[-1]
-        douts = [d if d is not None else _zeros(shape, dtype) for d, (shape, dtype) in zip(dout, self.parts)]
+        douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout, self.parts)]
 
         def backward_of(graph):
             def branch():
-                return _graph_gradients(graph, xs, douts)
+                return graph_gradients(graph, xs, douts)
             return branch
 
         grads = if_(cond, backward_of(self.then_graph), backward_of(self.else_graph), (), ())
@@ -171,9 +155,9 @@ class While(_ControlFlow):
         xs, out, dout = rest[:-2], rest[-2], rest[-1]
         k = self.n_carried
         kept = TupleGetItem(k)(out)
-        douts = [d if d is not None else _zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
+        douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
         inputs = list(xs)
-        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: _graph_gradients(
+        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
             self.body_graph, a[:len(inputs)], a[len(inputs):]), [*inputs, *douts])
         grad_graph.outputs = [sub.value_of(g) for g in grads]
         extra = [outer for outer, _ in sub.captured.values()]
@@ -212,56 +196,7 @@ class WhileGrad(_ControlFlow):
         return lambda kept, *xs: self._run(run, kept, *xs)
 
     def bprop(self, *args, needs):
-        raise _error("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
-
-
-# ---- recording subgraphs -------------------------------------------------------------------------------------
-def trace_subgraph(name, fn, explicit=()):
-    """Record ``fn(*explicit)`` into a new subgraph of the graph being traced.
-
-    Each tensor in ``explicit`` becomes an input of the subgraph (in order); any other value of an
-    enclosing graph that ``fn`` reads is captured as a further input. Returns ``(graph, tracer, result)``.
-    """
-    parent = state.tracer
-    graph = Graph(name)
-    sub = Tracer(graph, parent=parent)
-    args = []
-    for i, a in enumerate(explicit):
-        if isinstance(a, Tensor):
-            v = graph.add_input(f"arg{i}", a.shape, a._np_dtype)
-            v.handle = Tensor._symbolic(v)
-            args.append(v.handle)
-        else:
-            args.append(a)
-    with recording_with(sub):
-        result = fn(*args)
-    return graph, sub, result
-
-
-def _replay(graph, args):
-    """Record ``graph``'s nodes again in the active tracer on ``args`` (one per graph input)."""
-    tr = state.tracer
-    env = dict(zip(graph.inputs, args))
-    for v in graph.params + graph.consts:
-        env[v] = v.handle
-    start = len(tr.graph.nodes)
-    for n in graph.nodes:
-        env[n.out] = tr.record(n.prim, [env[v] if type(v) is Value else v for v in n.inputs])
-    return [env[v] for v in graph.outputs], tr.graph.nodes[start:]
-
-
-def _graph_gradients(graph, xs, douts):
-    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. its inputs, recorded in the active tracer."""
-    tr = state.tracer
-    outs, nodes = _replay(graph, xs)
-    roots = [tr.value_of(o) for o in outs]
-    targets = [tr.value_of(x) for x in xs]
-    grads = backprop(tr, nodes, roots, list(douts), targets)
-    return tuple(g if g is not None else array_ops.zeros_like(x) for g, x in zip(grads, xs))
-
-
-def _zeros(shape, dtype):
-    return array_ops.zeros(shape, mstype.from_numpy(np.dtype(dtype)))
+        raise error("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
 
 
 # ---- what converted code calls ---------------------------------------------------------------------------------
@@ -271,118 +206,12 @@ def _condition(c, what):
         if not is_symbolic(c):
             return bool(c)
         if c.size != 1:
-            raise _error(f"the condition of {what} is a tensor of shape {tuple(c.shape)}; a condition must "
+            raise error(f"the condition of {what} is a tensor of shape {tuple(c.shape)}; a condition must "
                                  f"be a single value (use .any() or .all())")
         if c._np_dtype != np.bool_:
             c = math_ops.not_equal(c, 0)
         return shape_ops.reshape(c, ()) if c.shape != () else c
     return c
-
-
-def _leaves(obj):
-    """``(leaves, rebuild)``: the non-container items of nested tuples/lists in order, and how to put them back."""
-    if isinstance(obj, (tuple, list)):
-        parts = [_leaves(x) for x in obj]
-        leaves = [leaf for p, _ in parts for leaf in p]
-        sizes = [len(p) for p, _ in parts]
-
-        def rebuild(items):
-            out, i = [], 0
-            for (_, build), n in zip(parts, sizes):
-                out.append(build(items[i:i + n]))
-                i += n
-            return type(obj)(out)
-        return leaves, rebuild
-    return [obj], lambda items: items[0]
-
-
-def _tensor_for(value, like):
-    """A Python number as a tensor, typed like ``like`` (a Tensor) when given: so both branches agree."""
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        dt = mstype.bool_
-    elif isinstance(value, (int, np.integer)):
-        dt = mstype.int64
-    elif isinstance(value, (float, np.floating)):
-        dt = mstype.float32
-    else:
-        return None
-    if isinstance(like, Tensor):
-        dt = like.dtype
-    return Tensor(value, dt)
-
-
-def _describe(name):
-    return f"variable '{name}'" if name else "the returned value"
-
-
-def _merge_outputs(where, tracers, results, names):
-    """Line up what the branches give; return (per-branch graph outputs, parts, rebuild, constants)."""
-    leaves, rebuild = zip(*[_leaves(r) for r in results])
-    if len({len(x) for x in leaves}) != 1:
-        raise _error(f"the branches of {where} give results of different structure; both must return the "
-                             f"same number of values")
-    outs = [[] for _ in tracers]
-    parts, slots = [], []
-    for i, items in enumerate(zip(*leaves)):
-        name = names[i] if names and i < len(names) else None
-        if any(x is UNDEFINED for x in items):
-            if all(x is UNDEFINED for x in items):
-                slots.append(("C", UNDEFINED))
-                continue
-            raise _error(f"{_describe(name)} is assigned in only one branch of {where}; give it a value "
-                                 f"before the `if` (a graph value must exist on every path)")
-        if not any(isinstance(x, Tensor) for x in items) and all(_same(items[0], x) for x in items):
-            slots.append(("C", items[0]))
-            continue
-        like = next((x for x in items if isinstance(x, Tensor)), None)
-        tensors = [_tensor_for(x, like) for x in items]
-        if any(t is None for t in tensors):
-            kinds = " and ".join(type(x).__name__ for x in items)
-            raise _error(f"{_describe(name)} is a {kinds} in the branches of {where}; a value that differs "
-                                 f"between branches must be a tensor or a number")
-        values = [tr.value_of(t) for tr, t in zip(tracers, tensors)]
-        first = values[0]
-        for v in values[1:]:
-            if v.shape != first.shape or v.dtype != first.dtype:
-                raise _error(f"{_describe(name)} is {first.type_str} in one branch of {where} and "
-                                     f"{v.type_str} in another; a graph value has one shape and dtype")
-        for o, v in zip(outs, values):
-            o.append(v)
-        slots.append(("T", len(parts)))
-        parts.append((first.shape, first.dtype))
-    return outs, parts, rebuild[0], slots
-
-
-def _same(a, b):
-    try:
-        return bool(a == b) and type(a) is type(b)
-    except Exception:
-        return a is b
-
-
-def _unify_inputs(graphs_and_tracers):
-    """Give every subgraph the same inputs: the union of what each captured, in one order."""
-    order = []
-    for _, tr in graphs_and_tracers:
-        for v in tr.captured:
-            if all(v is not o for o in order):
-                order.append(v)
-    for graph, tr in graphs_and_tracers:
-        explicit = [x for x in graph.inputs if all(x is not inner for _, inner in tr.captured.values())]
-        inputs = list(explicit)
-        for v in order:
-            entry = tr.captured.get(v)
-            inputs.append(entry[1] if entry else graph.add_input(f"unused{len(inputs)}", v.shape, v.dtype))
-        graph.inputs = inputs
-    outer = []
-    for v in order:
-        for _, tr in graphs_and_tracers:
-            if v in tr.captured:
-                outer.append(tr.captured[v][0])
-                break
-    return outer
 
 
 def _rebuild(rebuild, slots, node_out):
@@ -401,9 +230,9 @@ def if_(cond, then_fn, else_fn, carried, names):
     # The branches read ``carried`` (and anything else from outside) as captured inputs.
     then_g, then_tr, then_res = trace_subgraph(f"{parent.graph.name}.then{n}", lambda: then_fn(*carried))
     else_g, else_tr, else_res = trace_subgraph(f"{parent.graph.name}.else{n}", lambda: else_fn(*carried))
-    outs, parts, rebuild, slots = _merge_outputs("this `if`", [then_tr, else_tr], [then_res, else_res], names)
+    outs, parts, rebuild, slots = merge_outputs("this `if`", [then_tr, else_tr], [then_res, else_res], names)
     then_g.outputs, else_g.outputs = outs
-    outer = _unify_inputs([(then_g, then_tr), (else_g, else_tr)])
+    outer = unify_inputs([(then_g, then_tr), (else_g, else_tr)])
     out = If(then_g, else_g, parts)(c, *[v.handle for v in outer])
     return _rebuild(rebuild, slots, out)
 
@@ -425,10 +254,10 @@ def _record_while(cond_fn, body_fn, carried, names):
     values = list(carried)
     for i, v in enumerate(values):
         if v is UNDEFINED:
-            raise _error(f"{_describe(names[i])} is assigned in a `while` loop on a tensor condition but has "
+            raise error(f"{describe(names[i])} is assigned in a `while` loop on a tensor condition but has "
                                  f"no value before it; give it one (a graph loop's values exist before the first "
                                  f"iteration)")
-        t = None if isinstance(v, Tensor) else _tensor_for(v, None)
+        t = None if isinstance(v, Tensor) else tensor_for(v, None)
         if t is not None:
             values[i] = t  # a Python number the body changes must be a tensor to flow around the loop
     idx = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
@@ -447,10 +276,10 @@ def _record_while(cond_fn, body_fn, carried, names):
     def body_call(*ts):
         out = list(body_fn(*with_carried(ts)))
         for i, (before, after) in enumerate(zip(values, out)):
-            if i not in idx and not _same(before, after):
-                raise _error(f"{_describe(names[i])} changes from {before!r} to {after!r} in a `while` loop "
+            if i not in idx and not same(before, after):
+                raise error(f"{describe(names[i])} changes from {before!r} to {after!r} in a `while` loop "
                                      f"on a tensor condition; only tensors and numbers can change in a graph loop")
-        return [out[i] if isinstance(out[i], Tensor) else _tensor_for(out[i], explicit[j]) for j, i in enumerate(idx)]
+        return [out[i] if isinstance(out[i], Tensor) else tensor_for(out[i], explicit[j]) for j, i in enumerate(idx)]
 
     parent = state.tracer
     n = len(parent.graph.nodes)
@@ -461,10 +290,10 @@ def _record_while(cond_fn, body_fn, carried, names):
     for j, (v, x) in enumerate(zip(body_g.outputs, explicit)):
         if v.shape != tuple(x.shape) or v.dtype != x._np_dtype:
             name = names[idx[j]] if names else None
-            raise _error(f"{_describe(name)} is {Value('input', '', x.shape, x._np_dtype).type_str} before a "
+            raise error(f"{describe(name)} is {Value('input', '', x.shape, x._np_dtype).type_str} before a "
                                  f"`while` loop and {v.type_str} after its body; a value carried around a graph loop "
                                  f"keeps its shape and dtype")
-    outer = _unify_inputs([(cond_g, cond_tr), (body_g, body_tr)])
+    outer = unify_inputs([(cond_g, cond_tr), (body_g, body_tr)])
     parts = [(tuple(x.shape), x._np_dtype) for x in explicit]
     out = While(cond_g, body_g, len(idx), parts)(*explicit, *[v.handle for v in outer])
     final = with_carried([TupleGetItem(j)(out) for j in range(len(idx))])
