@@ -1,4 +1,4 @@
 """The errors a learner meets (defined in ``mslab.core.errors``)."""
-from mslab.core.errors import ExecutionError, GraphModeError, OpError, OpTypeError
+from mslab.core.errors import CheckpointError, ExecutionError, GraphModeError, OpError, OpTypeError
 
-__all__ = ["GraphModeError", "OpError", "OpTypeError", "ExecutionError"]
+__all__ = ["GraphModeError", "OpError", "OpTypeError", "ExecutionError", "CheckpointError"]

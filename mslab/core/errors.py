@@ -15,3 +15,10 @@ class OpTypeError(TypeError):
 
 class ExecutionError(RuntimeError):
     """A compiled graph failed while running one node; names the node, op, scope, source and shapes."""
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file cannot be read (missing, empty, truncated, damaged, not a checkpoint); names the file.
+
+    A ValueError, as MindSpore's ``load_checkpoint`` raises for the same files.
+    """
