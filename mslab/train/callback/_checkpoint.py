@@ -6,7 +6,8 @@ keep_checkpoint_max=5))`` saves the training network (weights and optimizer stat
 ``save_checkpoint_seconds``), once more at the end of training, and deletes the oldest files beyond
 ``keep_checkpoint_max``, only once the new file is safely in place (MindSpore deletes first, so a
 failed save or a killed process can leave no checkpoint at all). If the directory already holds
-files with the same prefix, the prefix becomes ``prefix_1`` (then ``prefix_2`` ...), as MindSpore does, so earlier runs are not overwritten.
+files with the same prefix, the prefix becomes ``prefix_1`` (then ``prefix_2`` ...), as MindSpore does,
+so earlier runs are not overwritten.
 """
 import os
 import time
