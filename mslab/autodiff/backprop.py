@@ -15,7 +15,9 @@ from mslab.ops import math_ops, shape_ops
 
 
 def _differentiable(v):
-    return v.dtype.kind in "fc"
+    """Floats, complex numbers and integers carry gradients (MindSpore: ``grad(x * 2)`` at int32 x is int32
+    [2, 2, 2]); bools do not."""
+    return v.dtype.kind in "fciu"
 
 
 
