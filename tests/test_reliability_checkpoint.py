@@ -4,6 +4,7 @@ The fixtures in ../shared/fixtures/mindspore-2.10 were written by real MindSpore
 make_fixtures.py there: a LeNet5 trained two steps with Momentum, saved as .ckpt and .safetensors,
 and the network alone with append_dict. lenet5_reference.npz holds every parameter and the logits.
 """
+import importlib.util
 import io
 import os
 import pickle
@@ -42,27 +43,11 @@ MINDSPORE_DESCRIPTOR = (
     b'\x0eMapTensorProto\x12\x1c\n\x06tensor\x18\x01 \x03(\x0b2\x0c.TensorProto')
 
 
-class LeNet5(nn.Cell):
-    """The LeNet5 of make_fixtures.py (MindSpore's model zoo LeNet5)."""
-
-    def __init__(self, num_class=10, num_channel=1):
-        super().__init__()
-        self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, num_class)
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+# make_fixtures.py's LeNet5 (MindSpore's model zoo LeNet5) is the one benchmarks/lenet_digits.py trains
+_spec = importlib.util.spec_from_file_location("lenet_digits", ROOT / "benchmarks" / "lenet_digits.py")
+lenet_digits = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lenet_digits)
+LeNet5 = lenet_digits.LeNet5
 
 
 def train_net():

@@ -19,8 +19,10 @@ def _array(name, data):
         return data
     if isinstance(data, Tensor):
         arr = data.asnumpy()
-    elif isinstance(data, (np.ndarray, bool, int, float, np.number, np.bool_)):
-        arr = Tensor(data).asnumpy()
+    elif isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, (bool, int, float, np.number, np.bool_)):
+        arr = Tensor(data).asnumpy()  # MindSpore makes a Tensor of it: an int is Int64, a float Float32
     else:
         raise TypeError(f"{_OWNER}, the value of {name!r} is a {type(data).__name__}; give a Parameter, a Tensor, "
                         "a numpy array, a number or a str")
