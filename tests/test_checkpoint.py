@@ -98,7 +98,8 @@ def test_mismatch_raises_and_changes_nothing(tmp_path):
         ms.load_param_into_net(net, params)
     half = {"fc.weight": Parameter(Tensor(np.zeros((2, 3), np.float16)), name="fc.weight"),
             "fc.bias": Parameter(Tensor(np.zeros(2, np.float32)), name="fc.bias")}
-    with pytest.warns(UserWarning, match="type convert from Float16 to Float32"):
+    with pytest.warns(UserWarning, match="type convert from Float16 to Float32"), \
+            pytest.warns(UserWarning, match=r"\['step'\] are not loaded"):
         ms.load_param_into_net(net, half)  # float16 -> float32 is converted unless strict_load
     assert net.fc.weight.dtype == ms.float32 and not net.fc.weight.asnumpy().any()
     with pytest.raises(RuntimeError, match="Float16"):
