@@ -84,7 +84,7 @@ class SubsetRandomSampler(SubsetSampler):
 # ---- GeneratorDataset -------------------------------------------------------------------------------
 
 
-MAX_COUNTED_ROWS = 10_000_000  # rows read from an in-order source before it is taken to be endless
+MAX_COUNTED_ROWS = 1_000_000  # rows read from an in-order source before it is taken to be endless
 
 
 def _is_random_access(source):
