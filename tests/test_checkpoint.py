@@ -1,8 +1,8 @@
-"""Checkpoints: round trip, atomic writes, checked loads that change nothing on error, no code on load."""
-import io
+"""Checkpoints: round trip, atomic writes, checked loads that change nothing on error.
+
+MindSpore's own files, damaged files and crashes are in test_reliability_checkpoint.py.
+"""
 import os
-import pickle
-import zipfile
 
 import numpy as np
 import pytest
@@ -33,7 +33,8 @@ def test_round_trip(tmp_path):
     params = ms.load_checkpoint(str(tmp_path / "net.ckpt"))
     assert list(params) == ["step", "fc.weight", "fc.bias", "epoch_num"]
     assert isinstance(params["fc.weight"], Parameter) and params["fc.weight"].name == "fc.weight"
-    assert params["step"].dtype == ms.int32 and not params["step"].requires_grad
+    # a checkpoint holds no requires_grad: loaded Parameters are trainable, as in MindSpore
+    assert params["step"].dtype == ms.int32 and params["step"].requires_grad
     other = Net(seed=2)
     not_loaded, ckpt_not_loaded = ms.load_param_into_net(other, params)
     assert not_loaded == [] and ckpt_not_loaded == ["epoch_num"]
@@ -70,11 +71,11 @@ def test_failure_mid_write_keeps_the_old_file(tmp_path, monkeypatch):
     ms.save_checkpoint(Net(seed=1), path)
     before = open(path, "rb").read()
 
-    def broken(f, entries):
+    def broken(f, entries, crc_check=False):
         f.write(b"half a checkpoint")
         raise OSError("disk full")
 
-    monkeypatch.setattr(serialization, "_write", broken)
+    monkeypatch.setattr(serialization, "write_ckpt", broken)
     with pytest.raises(OSError, match="disk full"):
         ms.save_checkpoint(Net(seed=2), path)
     assert open(path, "rb").read() == before
@@ -88,45 +89,20 @@ def test_mismatch_raises_and_changes_nothing(tmp_path):
     ms.save_checkpoint(Net(out=4, seed=1), path)
     net = Net(out=2, seed=2)
     before = [p.asnumpy() for p in net.get_parameters()]
-    with pytest.raises(ValueError, match=r"fc\.weight.*\(2, 3\).*\(4, 3\)"):
+    with pytest.raises(RuntimeError, match=r"fc\.weight.*\(2, 3\).*\(4, 3\)"):
         ms.load_checkpoint(path, net=net)
     for b, p in zip(before, net.get_parameters()):
         np.testing.assert_array_equal(b, p.asnumpy())  # 'step' matched but was not written either
-    params = {"fc.weight": Tensor(np.zeros((2, 3), np.int32))}
-    with pytest.raises(ValueError, match="Int32"):
+    params = {"fc.weight": Parameter(Tensor(np.zeros((2, 3), np.int32)), name="fc.weight")}
+    with pytest.raises(RuntimeError, match="Int32"):
         ms.load_param_into_net(net, params)
-    half = {"fc.weight": Tensor(np.zeros((2, 3), np.float16)), "fc.bias": Tensor(np.zeros(2, np.float32))}
-    ms.load_param_into_net(net, half)  # float16 -> float32 is converted unless strict_load
+    half = {"fc.weight": Parameter(Tensor(np.zeros((2, 3), np.float16)), name="fc.weight"),
+            "fc.bias": Parameter(Tensor(np.zeros(2, np.float32)), name="fc.bias")}
+    with pytest.warns(UserWarning, match="type convert from Float16 to Float32"), \
+            pytest.warns(UserWarning, match=r"\['step'\] are not loaded"):
+        ms.load_param_into_net(net, half)  # float16 -> float32 is converted unless strict_load
     assert net.fc.weight.dtype == ms.float32 and not net.fc.weight.asnumpy().any()
-    with pytest.raises(ValueError, match="Float16"):
+    with pytest.raises(RuntimeError, match="Float16"):
         ms.load_param_into_net(net, half, strict_load=True)
-
-
-class Boom:
-    def __reduce__(self):
-        return (os.system, ("echo pwned > /dev/null",))
-
-
-def test_a_pickle_is_refused_and_never_run(tmp_path, monkeypatch):
-    raw = tmp_path / "raw.ckpt"
-    raw.write_bytes(pickle.dumps({"w": Boom()}))
-    # an mslab-looking zip whose array is a pickled object array
-    ms.save_checkpoint([{"name": "w", "data": Tensor(np.ones(2, np.float32))}], str(tmp_path / "z.ckpt"))
-    evil = tmp_path / "evil.ckpt"
-    with zipfile.ZipFile(tmp_path / "z.ckpt") as src, zipfile.ZipFile(evil, "w") as dst:
-        for item in src.infolist():
-            data = src.read(item)
-            if item.filename.endswith(".npy"):
-                buf = io.BytesIO()
-                np.save(buf, np.array([Boom()], dtype=object), allow_pickle=True)
-                data = buf.getvalue()
-            dst.writestr(item, data)
-    ran = []
-    monkeypatch.setattr(os, "system", lambda cmd: ran.append(cmd))
-    with pytest.raises(ValueError, match="not an mslab checkpoint"):
-        ms.load_checkpoint(str(raw))
-    with pytest.raises(ValueError, match="cannot be read safely"):
-        ms.load_checkpoint(str(evil))
-    assert ran == []
-    with pytest.raises(ValueError, match="does not exist"):
-        ms.load_checkpoint(str(tmp_path / "missing.ckpt"))
+    with pytest.raises(TypeError, match="should be a 'str' and 'Parameter'"):  # as MindSpore: no bare Tensors
+        ms.load_param_into_net(net, {"fc.bias": Tensor(np.zeros(2, np.float32))})

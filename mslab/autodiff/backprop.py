@@ -20,11 +20,13 @@ from mslab.ops import math_ops, shape_ops
 
 
 def _differentiable(v):
+    """Floats, complex numbers and integers carry gradients (MindSpore: ``grad(x * 2)`` at int32 x is int32
+    [2, 2, 2]); bools do not, and neither do values computed on the host (JIT Fallback)."""
     if v.host:
         return False
     if v.parts is not None:
-        return any(np.dtype(d).kind in "fc" for _, d in v.parts)
-    return v.dtype.kind in "fc"
+        return any(np.dtype(d).kind in "fciu" for _, d in v.parts)
+    return v.dtype.kind in "fciu"
 
 
 def backprop(recorder, nodes, roots, sens, targets):

@@ -34,6 +34,24 @@ def _record_forward(fn, args):
     return tape, tape.graph.nodes, out
 
 
+def _check_sens(fn, sens_list, outputs):
+    """A sens must have its output's shape (a (1,) sens may weight a scalar) and dtype, as MindSpore's PYNATIVE
+    mode requires (``ValueError: The shape should be (2, 3), but got (3, 2)``; ``TypeError: The dtype should be
+    Float32, but got Float16``). MindSpore's GRAPH mode also refuses the dtype, but returns gradients of the
+    sens's shape for a wrong shape; mslab refuses it in both modes."""
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    for i, (s, out) in enumerate(zip(sens_list, outputs)):
+        where = f"GradOperation of {name}: the sens for output {i}"
+        if not isinstance(s, Tensor):
+            raise TypeError(f"{where} must be a Tensor, got {type(s).__name__}")
+        if tuple(s.shape) != tuple(out.shape) and not (tuple(out.shape) == () and tuple(s.shape) == (1,)):
+            raise ValueError(f"{where} has shape {tuple(s.shape)} but the output has shape {tuple(out.shape)}: "
+                             f"The shape should be {tuple(out.shape)}, but got {tuple(s.shape)}")
+        if s.dtype != out.dtype:
+            raise TypeError(f"{where} has dtype {s.dtype} but the output (shape {tuple(out.shape)}) has dtype "
+                            f"{out.dtype}: The dtype should be {out.dtype}, but got {s.dtype}")
+
+
 def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     """The core: ``(output, input_grads, weight_grads)`` of ``fn(*args)``.
 
@@ -55,6 +73,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
         if len(sens_list) != len(diff):
             raise ValueError(f"GradOperation: sens has {len(sens_list)} tensors but the function has "
                              f"{len(diff)} outputs")
+        _check_sens(fn, sens_list, diff)
     for i in positions:
         if i >= len(args) or not isinstance(args[i], Tensor):
             raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")

@@ -23,3 +23,21 @@ class JitSyntaxValueError(GraphModeError, ValueError):
 
 class JitSyntaxAttributeError(GraphModeError, AttributeError):
     """STRICT refuses reading a traced tensor's numbers (``asnumpy``); an AttributeError, as in MindSpore."""
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file cannot be read (missing, empty, truncated, damaged, not a checkpoint); names the file.
+
+    A ValueError, as MindSpore's ``load_checkpoint`` raises for the same files.
+    """
+
+
+class CellNestingError(RecursionError):
+    """Cells nested deeper than Python's recursion limit allows; names the Cell and how to fix it."""
+
+    def __init__(self, cell_name, doing, limit):
+        super().__init__(
+            f"{doing} {cell_name} went deeper than Python's recursion limit ({limit} frames): its Cells are nested "
+            f"too deeply (each Cell inside another costs a few frames). Put repeated layers side by side in one "
+            f"nn.SequentialCell or nn.CellList instead of wrapping each in the next, or raise the limit with "
+            f"sys.setrecursionlimit(...)")

@@ -283,8 +283,8 @@ class Iterator:
     def _format(self, row):
         if self._do_copy:
             row = tuple(np.array(a) for a in row)
-        if not self._output_numpy:
-            row = tuple(Tensor(a) for a in row)
+        if not self._output_numpy:  # text stays a numpy array, as in MindSpore (a Tensor holds numbers)
+            row = tuple(a if a.dtype.kind in "USO" else Tensor(a) for a in row)
         if self._as_dict:
             return dict(zip(self._names, row))
         if self._pick is not None:

@@ -3,6 +3,10 @@
 A *random-access* source (it has ``__getitem__`` and ``__len__``, like a list or a class in the
 PyTorch style) is read by index, so it can be shuffled, and is shuffled by default
 (``shuffle=None``). A generator function or other iterable is read in order, once per epoch.
+A generator *object* (``gen()``) can be read only once, so its rows are kept the first time it is
+read (by ``get_dataset_size()``, a peek, or the first epoch) and every epoch reads them again, as
+MindSpore does. Counting a source that never ends stops after ``MAX_COUNTED_ROWS`` rows with a
+message instead of hanging.
 """
 import os
 
@@ -80,8 +84,19 @@ class SubsetRandomSampler(SubsetSampler):
 # ---- GeneratorDataset -------------------------------------------------------------------------------
 
 
+MAX_COUNTED_ROWS = 1_000_000  # rows read from an in-order source before it is taken to be endless
+
+
 def _is_random_access(source):
     return hasattr(source, "__getitem__") and hasattr(source, "__len__")
+
+
+def _is_one_shot(source):
+    """A generator object or other iterator: ``iter(source) is source``, so a second pass finds nothing."""
+    try:
+        return hasattr(source, "__next__") and iter(source) is source
+    except TypeError:
+        return False
 
 
 class GeneratorDataset(Dataset):
@@ -133,6 +148,27 @@ class GeneratorDataset(Dataset):
         self.sampler = sampler
         self.shuffle_rows = shuffle is None or bool(shuffle)
         self._ncols = None if self.column_names is None else len(self.column_names)
+        self._one_shot = not self.random_access and _is_one_shot(source)
+        self._kept = None  # the items of a one-shot source, once read
+
+    def _endless(self, what):
+        return ValueError(f"{self.op_name}: {what} read {MAX_COUNTED_ROWS} rows from the source without reaching its "
+                          f"end; a source that never ends has no size. Give num_samples=N to {self.op_name} to "
+                          f"read N rows per epoch (or raise mslab.dataset.sources.MAX_COUNTED_ROWS)")
+
+    def _one_shot_items(self):
+        """The one-shot source's items, read once and kept (a generator object cannot be read twice)."""
+        if self._kept is None:
+            kept = []
+            limit = self.num_samples if self.num_samples is not None else MAX_COUNTED_ROWS
+            for item in self.source:
+                if len(kept) == limit:
+                    if self.num_samples is None:
+                        raise self._endless("reading a generator object")
+                    break
+                kept.append(item)
+            self._kept = kept
+        return self._kept
 
     # ---- reading -------------------------------------------------------------------------------
     def _indices(self, run):
@@ -150,7 +186,10 @@ class GeneratorDataset(Dataset):
             for k, i in enumerate(self._indices(run)):
                 yield k, self.source[int(i)], f" (source index {int(i)})"
             return
-        src = self.source if hasattr(self.source, "__iter__") else self.source()
+        if self._one_shot:
+            src = self._one_shot_items()
+        else:
+            src = self.source if hasattr(self.source, "__iter__") else self.source()
         for k, item in enumerate(src):
             if self.num_samples is not None and k >= self.num_samples:
                 return
@@ -179,7 +218,11 @@ class GeneratorDataset(Dataset):
             if self.sampler is not None:
                 n = len(self.sampler._indices(n, np.random.default_rng(0)))
             return n if self.num_samples is None else min(n, self.num_samples)
-        return sum(1 for _ in self._items(_Run(self, seed=0)))  # a generator: count one pass
+        n = 0  # an in-order source: count one pass
+        for n, _ in enumerate(self._items(_Run(self, seed=0)), 1):
+            if n > MAX_COUNTED_ROWS:
+                raise self._endless("get_dataset_size()")
+        return n
 
     def _columns(self):
         if self.column_names is not None:

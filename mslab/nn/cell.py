@@ -9,8 +9,10 @@ default) a child's parameters are renamed with the attribute path: ``self.fc = D
 Calling a Cell runs ``construct`` in the current mode: eagerly in PYNATIVE_MODE, compiled into a
 graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``).
 """
+import sys
 from collections import OrderedDict
 
+from mslab.core.errors import CellNestingError
 from mslab.core.tensor import Parameter, ParameterTuple
 from mslab.runtime import compiled
 from mslab.runtime.cell_call import call_cell
@@ -52,7 +54,11 @@ class Cell:
             self._registries_ready()
             self._forget(name)
             if d["_auto_prefix"]:
-                value.update_parameters_name(name + ".")
+                try:
+                    value.update_parameters_name(name + ".")
+                except RecursionError:
+                    raise CellNestingError(f"{type(value).__name__} (as {type(self).__name__}.{name})",
+                                           "Naming the parameters of", sys.getrecursionlimit()) from None
             d["_cells"][name] = value
         elif isinstance(value, ParameterTuple):
             self._registries_ready()

@@ -110,11 +110,25 @@ class RealDiv(_Binary):
 Div = RealDiv
 
 
+def _int_by_zero(x, y, out, fill):
+    """Integer division by zero gives what MindSpore's CPU kernels give (numpy gives 0 and warns)."""
+    zero = np.broadcast_to(y == 0, out.shape)
+    if out.dtype.kind in "iu" and zero.any():
+        out = np.where(zero, fill(np.broadcast_to(x, out.shape), np.iinfo(out.dtype)), out).astype(out.dtype)
+    return out
+
+
 class FloorDiv(_Binary):
-    """floor(x / y); no gradient (piecewise constant)."""
+    """floor(x / y); no gradient (piecewise constant).
+
+    An integer x // 0 is the dtype's largest value for x > 0, its smallest for x < 0 and 0 for x = 0,
+    as observed on MindSpore 2.10 CPU (int32 [7, -7, 0] // 0 = [2147483647, -2147483648, 0]).
+    """
 
     def compute(self, x, y):
-        return np.floor_divide(x, y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.floor_divide(x, y)
+        return _int_by_zero(x, y, out, lambda x, info: np.where(x > 0, info.max, np.where(x < 0, info.min, 0)))
 
     def bprop(self, x, y, out, dout, needs):
         return F.zeros_like(x), F.zeros_like(y)
@@ -124,7 +138,10 @@ class FloorMod(_Binary):
     """x - floor(x / y) * y.  d/dx = dout, d/dy = -dout * floor(x / y)."""
 
     def compute(self, x, y):
-        return np.mod(x, y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.mod(x, y)
+        # observed on MindSpore 2.10 CPU: an int32 or int64 x % 0 is the dtype's smallest value, narrower ints give 0
+        return _int_by_zero(x, y, out, lambda x, info: info.min if info.bits >= 32 and info.min < 0 else 0)
 
     def bprop(self, x, y, out, dout, needs):
         return sum_to(dout, x.shape), sum_to(F.neg(F.mul(dout, F.floor_div(x, y))), y.shape)

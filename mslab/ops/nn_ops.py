@@ -152,6 +152,9 @@ class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
 
 def _check_sparse(prim, logits, labels):
     _check_logits(prim, logits)
+    if 0 in _shape(logits):  # MindSpore 2.10 CPU: RuntimeError "Invalid batch size or class num input!"
+        raise ValueError(f"Invalid batch size or class num input! logits {_shape(logits)} hold no samples or no "
+                         "classes (an empty batch?)")
     if labels.dtype.kind not in "iu":
         raise TypeError(f"needs integer class labels, got {labels.dtype}")
     if _shape(labels) != _shape(logits)[:1]:

@@ -5,11 +5,14 @@
 * In GRAPH mode at top level, the call is compiled once per input signature and the graph runs.
 * In PYNATIVE mode ``construct`` simply runs, primitive by primitive.
 """
+import sys
+
 import numpy as np
 
 from mslab.autodiff import graph_syntax
 from mslab.core import state
 from mslab.core.context import is_graph_mode
+from mslab.core.errors import CellNestingError
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.runtime.compiled import cache_of, input_names
@@ -61,16 +64,49 @@ class _Construct:
         return _run_construct(self.cell, args, {})
 
 
+def _not_a_tensor(args):
+    """Why an input that an op needed as a Tensor is not one (None, a list, a ragged list), or None."""
+    for i, a in enumerate(args):
+        if a is None:
+            return f"input {i} is None, but the Cell needs a Tensor there"
+        if isinstance(a, (list, tuple)):
+            kind = type(a).__name__
+            lengths = [len(r) if isinstance(r, (list, tuple)) else None for r in a]
+            if len(set(lengths)) > 1:
+                rows = ", ".join("-" if n is None else str(n) for n in lengths)
+                return (f"input {i} is a ragged {kind} (rows of lengths {rows}), but the Cell needs a Tensor there "
+                        "and no Tensor can hold rows of different lengths")
+            return f"input {i} is a {kind}, but the Cell needs a Tensor there: wrap it, mslab.Tensor(your_{kind})"
+    return None
+
+
 def call_cell(cell, args, kwargs):
-    """Run ``cell(*args, **kwargs)`` in the current mode."""
+    """Run ``cell(*args, **kwargs)`` in the current mode.
+
+    At the outermost call, a failure that comes from an input that is not a Tensor (``net([1, 2])``,
+    ``net(None)``) is reported as a TypeError naming the Cell and the input (MindSpore: ``For
+    primitive[Shape], the input argument must be Tensor, but got <class 'list'>``), and Cells nested
+    deeper than Python's recursion limit raise a CellNestingError.
+    """
     if state.tracer is not None:
         return _run_construct(cell, args, kwargs)
     _check_inputs(cell, args)
-    if is_graph_mode() and not kwargs:
-        return compile_call(cell, args).run(args)
-    if not state.cells and any(t.shows_calls for t in state.tapes):
-        return _record_call(cell, args, kwargs)
-    return _run_construct(cell, args, kwargs)
+    outermost = not state.cells
+    try:
+        if is_graph_mode() and not kwargs:
+            return compile_call(cell, args).run(args)
+        if outermost and any(t.shows_calls for t in state.tapes):
+            return _record_call(cell, args, kwargs)
+        return _run_construct(cell, args, kwargs)
+    except RecursionError as e:
+        if not outermost or isinstance(e, CellNestingError):
+            raise
+        raise CellNestingError(type(cell).__name__, "Calling", sys.getrecursionlimit()) from None
+    except (AttributeError, TypeError) as e:
+        why = _not_a_tensor(args) if outermost else None
+        if why is None:
+            raise
+        raise TypeError(f"{type(cell).__name__}: {why} ({type(e).__name__}: {e})") from e
 
 
 def _record_call(cell, args, kwargs):

@@ -28,6 +28,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from mslab.core.context import is_graph_mode
+from mslab.core.tensor import Tensor
 from mslab.nn.cell import Cell
 
 
@@ -51,6 +52,28 @@ class TransferCounts:
         return {"host_to_device": self.host_to_device, "device_to_host": self.device_to_host, "batches": self.batches}
 
 
+class _NumbersOnly:
+    """A tuple iterator whose rows must be Tensors: a text column (numpy strings) is refused by name."""
+
+    def __init__(self, dataset, iterator):
+        self.dataset, self.iterator = dataset, iterator
+
+    def __iter__(self):
+        self._rows = iter(self.iterator)
+        return self
+
+    def __next__(self):
+        row = next(self._rows)
+        for i, item in enumerate(row):
+            if not isinstance(item, Tensor):
+                names = self.dataset.get_col_names()
+                name = names[i] if i < len(names) else f"column {i}"
+                raise TypeError(f"DatasetHelper: column {name!r} of the dataset holds {item.dtype} text (shape "
+                                f"{item.shape}), which a network cannot take: map it to numbers first (e.g. a "
+                                f"vocabulary lookup with dataset.map) or drop it with dataset.project")
+        return row
+
+
 class _HostFeed:
     """Batches read from a dataset on the host: per epoch, or as an endless stream across epochs.
 
@@ -65,7 +88,7 @@ class _HostFeed:
 
     def _iterator(self):
         if self._it is None:
-            self._it = self.dataset.create_tuple_iterator(num_epochs=-1, output_numpy=False)
+            self._it = _NumbersOnly(self.dataset, self.dataset.create_tuple_iterator(num_epochs=-1, output_numpy=False))
         return self._it
 
     def epoch(self):

@@ -19,6 +19,13 @@ then restart the kernel. Meanwhile the graph is still available as text:
   mslab.lab.viz.to_dot(graph)        the DOT text (paste it into any Graphviz viewer)"""
 
 
+DOT_TIMEOUT = 60  # seconds dot may take to lay out one picture; set mslab.lab.viz.render.DOT_TIMEOUT to change it
+
+
+class GraphvizTimeout(RuntimeError):
+    """``dot`` could not lay the picture out in ``DOT_TIMEOUT`` seconds; the message says how to fold it."""
+
+
 class GraphvizNotFound(RuntimeError):
     """Graphviz's ``dot`` is not installed; the message says how to install it."""
 
@@ -59,7 +66,17 @@ def render_dot(dot_text, fmt="svg"):
         _CACHE.move_to_end(key)
         return hit
     exe = find_dot()
-    proc = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, timeout=60)
+    try:
+        proc = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
+                              timeout=DOT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        boxes, edges = dot_text.count("label="), dot_text.count("->")
+        raise GraphvizTimeout(
+            f"Graphviz dot could not lay out this picture in {DOT_TIMEOUT} s (about {boxes} boxes and {edges} "
+            "edges). Fold it to draw fewer boxes: collapse_depth=1 (each top-level Cell as one box), "
+            "collapse={'network/backbone', ...} for chosen Cells, phases=('forward',) to leave out the backward "
+            "and optimizer parts, or constants=False; or allow more time with "
+            "mslab.lab.viz.render.DOT_TIMEOUT = 300. The graph is always available as text: print(graph).") from None
     if proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"Graphviz dot failed: {msg}")

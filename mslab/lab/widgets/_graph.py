@@ -13,7 +13,7 @@ from html import escape, unescape
 
 from mslab.ir.graph import Node, Value
 from mslab.lab.values import NO_VALUES
-from mslab.lab.viz import GraphPicture, GraphvizNotFound, keys, render_dot
+from mslab.lab.viz import GraphPicture, GraphvizNotFound, GraphvizTimeout, keys, render_dot
 from mslab.lab.widgets import _values
 
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
@@ -108,12 +108,12 @@ class GraphPane:
         return {vn.key: vn.kind for vn in self.view.nodes}
 
     def svg(self, highlighted=(), current=""):
-        """The annotated SVG, or an HTML message (with the IR text) when Graphviz is missing."""
+        """The annotated SVG, or an HTML message (with the IR text) when Graphviz is missing or too slow."""
         try:
             if self._svg is None:
                 self._svg = render_dot(self.picture.dot, "svg")
             return annotate(self._svg, self.kinds(), highlighted, current)
-        except GraphvizNotFound as e:
+        except (GraphvizNotFound, GraphvizTimeout) as e:
             return (f'<div class="mslab-nodot"><pre>{escape(str(e))}</pre><pre>{escape(self.graph.text())}</pre>'
                     f"</div>")
 

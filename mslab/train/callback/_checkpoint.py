@@ -4,8 +4,10 @@
 keep_checkpoint_max=5))`` saves the training network (weights and optimizer state) with
 ``mslab.train.serialization.save_checkpoint`` every ``save_checkpoint_steps`` steps (or every
 ``save_checkpoint_seconds``), once more at the end of training, and deletes the oldest files beyond
-``keep_checkpoint_max``. If the directory already holds files with the same prefix, the prefix becomes
-``prefix_1`` (then ``prefix_2`` ...), as MindSpore does, so earlier runs are not overwritten.
+``keep_checkpoint_max``, only once the new file is safely in place (MindSpore deletes first, so a
+failed save or a killed process can leave no checkpoint at all). If the directory already holds
+files with the same prefix, the prefix becomes ``prefix_1`` (then ``prefix_2`` ...), as MindSpore does,
+so earlier runs are not overwritten.
 """
 import os
 import time
@@ -170,7 +172,6 @@ class ModelCheckpoint(Callback):
             self._prefix = _prefix_free_of_clashes(self._directory, self._base_prefix)
             self._prefix_checked = True
         name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch(cb_params)}.ckpt"
-        self._prune_before_save()
         network = self._config.saved_network if self._config.saved_network is not None else cb_params.train_network
         path = os.path.join(self._directory, name)
         save_checkpoint(network, path, append_dict=self._append(cb_params))
@@ -179,20 +180,28 @@ class ModelCheckpoint(Callback):
             self._files.remove(path)
         self._files.append(path)
         self._latest_ckpt_file_name = path
+        self._prune_after_save()
 
-    def _prune_before_save(self):
+    def _prune_after_save(self):
+        """Delete old files beyond the policy; runs after the new file is in place, so one always remains."""
         self._files = [f for f in self._files if os.path.exists(f)]
         keep_max = self._config.keep_checkpoint_max
+        doomed = []
         if keep_max:
-            while len(self._files) >= keep_max:
-                os.remove(self._files.pop(0))
-        elif self._config.keep_checkpoint_per_n_minutes:
-            # keep one file per n minutes: drop the files written since the last kept one
+            while len(self._files) > keep_max:
+                doomed.append(self._files.pop(0))
+        elif self._config.keep_checkpoint_per_n_minutes and len(self._files) > 1:
+            # keep one file per n minutes: drop the previous file if it was written since the last kept one
             now = time.time()
-            if now - self._last_time_for_keep < self._config.keep_checkpoint_per_n_minutes * 60 and self._files:
-                os.remove(self._files.pop())
+            if now - self._last_time_for_keep < self._config.keep_checkpoint_per_n_minutes * 60:
+                doomed.append(self._files.pop(-2))
             else:
                 self._last_time_for_keep = now
+        for path in doomed:
+            try:
+                os.remove(path)
+            except FileNotFoundError:
+                pass
 
     def _append(self, cb_params):
         info = self._config.append_info

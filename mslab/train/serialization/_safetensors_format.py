@@ -1,0 +1,61 @@
+"""MindSpore's ``format="safetensors"``: the ``safetensors`` package, header metadata ``{"format": "ms"}``.
+
+A safetensors file is an 8-byte little-endian header length, a JSON header (names, dtypes, shapes,
+byte offsets) and the raw numbers. The ``safetensors`` library checks the header against the file
+(length, offsets inside the data, ``prod(shape) * itemsize`` bytes per tensor) before it hands out
+any array, and a file holds only numbers, so reading one never runs code. MindSpore saves the names
+sorted and reads them back sorted; so does mslab.
+"""
+import binascii
+import io
+import json
+
+from safetensors import SafetensorError, safe_open
+from safetensors.numpy import load as load_bytes
+from safetensors.numpy import save_file
+
+from mslab.core.errors import CheckpointError
+
+__all__ = ["write_safetensors", "read_safetensors"]
+
+METADATA = {"format": "ms"}
+
+
+def _crc(tensors):
+    """MindSpore's ``crc_num``: CRC-32 over each name and its bytes, in sorted name order."""
+    crc = 0
+    for name in sorted(tensors):
+        crc = binascii.crc32(tensors[name].tobytes(), binascii.crc32(name.encode("utf-8"), crc))
+    return crc
+
+
+def write_safetensors(path, entries, crc_check=False):
+    """Write ``[(name, array)]`` to ``path``; a str value cannot be stored, as in MindSpore."""
+    for name, value in entries:
+        if isinstance(value, str):
+            raise TypeError(f"For 'save_checkpoint', {name!r} is a str, which format='safetensors' cannot hold "
+                            "(only tensors); use format='ckpt' to save text")
+    tensors = {name: value for name, value in sorted(entries, key=lambda e: e[0])}
+    metadata = dict(METADATA, crc_num=str(_crc(tensors))) if crc_check else METADATA
+    # MindSpore writes no metadata when there is nothing to save
+    save_file(tensors, path, metadata=metadata if tensors else None)
+
+
+def read_safetensors(path, source, crc_check=False):
+    """``[(name, array)]`` (sorted by name) from a safetensors file path or a BytesIO."""
+    try:
+        if isinstance(source, io.BytesIO):
+            data = source.getvalue()
+            tensors = load_bytes(data)
+            # the library has checked the header; its metadata is the JSON object's "__metadata__"
+            metadata = json.loads(data[8:8 + int.from_bytes(data[:8], "little")]).get("__metadata__")
+        else:
+            with safe_open(source, framework="np") as f:
+                tensors, metadata = {name: f.get_tensor(name) for name in f.keys()}, f.metadata()
+    except (SafetensorError, OSError, ValueError, TypeError) as e:
+        raise CheckpointError(f"checkpoint file {path!r} is not a readable safetensors file (truncated, damaged "
+                              f"or a bad header): {e}") from None
+    stored = (metadata or {}).get("crc_num")
+    if crc_check and stored is not None and stored != str(_crc(tensors)):
+        raise CheckpointError(f"checkpoint file {path!r}: the CRC-32 check failed; the file is damaged")
+    return [(name, tensors[name]) for name in sorted(tensors)]
