@@ -22,18 +22,32 @@ edges and clusters (``mslab.lab.viz.view_model``); ``mslab.lab.viz.dot`` turns a
   (``∇ fc1``) follow their forward Cell; an optimizer update (``<scope>/update:<param>``) can be
   expanded or collapsed too.
 * ``phases`` keeps only some phases; values made by hidden nodes appear as faded stubs.
+* A control-flow node (If, While) is a frame around its subgraphs, each walked like a graph of its own
+  (``mslab.lab.viz.subgraphs``); ops that run on the host (JIT Fallback) have the ``host`` kind.
 """
 from dataclasses import dataclass
 
 from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
-from mslab.lab.viz import keys
-from mslab.lab.viz.view_model import CONST, HIDDEN, INPUT, OUTPUT, PARAM, View, ViewCluster, ViewEdge, ViewNode
+from mslab.lab.viz import keys, subgraphs
+from mslab.lab.viz.view_model import (
+    CONST,
+    HIDDEN,
+    HOST,
+    INPUT,
+    OUTPUT,
+    PARAM,
+    View,
+    ViewCluster,
+    ViewEdge,
+    ViewNode,
+)
 
 AUTO_COLLAPSE_OVER = 12  # LeNet's 17 forward ops fold into its layers; a Dense + loss stays op by op
 GRAD = keys.GRAD  # the nabla sign of a gradient frame: "∇ fc1"
 _VALUE_KINDS = {"input": INPUT, "param": PARAM, "const": CONST}
 _VALUE_TIPS = {"input": "graph input", "param": "Parameter (a weight the optimizer updates)", "const": "constant"}
 _RANK = {INPUT: 0, PARAM: 1, CONST: 2, HIDDEN: 3, OUTPUT: 5}  # view order: values, ops (4), stubs, outputs
+_HOST_OPS = ("PyExecute", "Print")  # JIT Fallback's host calls (a Print's result is no host value, but it runs there)
 
 
 def walk(graph, phases=None, collapse_depth="auto", grad_edges=False, constants=True, output_names=None,
@@ -69,16 +83,18 @@ def _collapse_rule(collapse_depth, n_shown):
     return collapse_depth if collapse_depth in (None, "leaves") else int(collapse_depth)
 
 
-def _scope_levels(graph):
+def _scope_levels(graph, base=""):
     """For each non-backward node, its Cell-call levels from outermost to innermost.
 
-    A new call of scope ``s`` starts whenever a node in ``s`` follows a node outside ``s``.
+    A new call of scope ``s`` starts whenever a node in ``s`` follows a node outside ``s``. Levels at or
+    above ``base`` (the scope of the control-flow node a subgraph belongs to) are framed outside already.
     """
     counts, per_node, prev = {}, {}, set()
     order = [n for n in graph.nodes if n.phase != BACKWARD]
     for n in order:
         parts = n.scope.split("/") if n.scope else []
         prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+        prefixes = [p for p in prefixes if not (base + "/").startswith(p + "/")]
         calls = []
         for p in prefixes:
             if p not in prev:
@@ -141,9 +157,14 @@ def _op_summary(nodes):
     return " \u2192 ".join(ops[:3]) + (" \u2192 \u2026" if len(ops) > 3 else "")
 
 
+def is_host(n):
+    """Whether node ``n`` runs on the host (JIT Fallback: PyExecute, Print, ops reading their results)."""
+    return n.out.host or n.op in _HOST_OPS
+
+
 def _node_tooltip(n):
     """What hovering an op shows: its IR line, phase, gradient link, scope, source line and attributes."""
-    parts = [f"{n.out.name} = {n.op} : {n.out.type_str}", f"phase: {n.phase}"]
+    parts = [f"{n.out.name} = {n.op} : {n.out.type_str}", f"phase: {n.phase}" + (" (host)" if is_host(n) else "")]
     if n.grad_of is not None:
         parts.append(f"grad of {n.grad_of.out.name} {n.grad_of.op}")
     parts.append(f"scope: {n.scope or '(top level)'}")
@@ -162,7 +183,9 @@ class _Walk:
     it folds into, None if it stays an op of its own. A box of one op is drawn as that op.
     """
 
-    def __init__(self, graph, phases, collapse_depth, expand, collapse):
+    def __init__(self, graph, phases, collapse_depth, expand, collapse, nested=None):
+        self.nested, self.depth = nested, collapse_depth  # nested: the control-flow node a subgraph belongs to
+        self.controls = {}  # control-flow node -> subgraphs.Drawn
         self.fold = frozenset(collapse or ())
         self.expand = frozenset(expand or ()) - self.fold
         self.graph = getattr(graph, "graph", graph)
@@ -172,7 +195,7 @@ class _Walk:
         self.shown_set = set(self.shown)
         self.in_graph = set(self.graph.nodes)
         self.collapse = _collapse_rule(collapse_depth, len(self.shown))
-        self.levels = _scope_levels(self.graph)
+        self.levels = _scope_levels(self.graph, nested.scope if nested is not None and nested.scope else "")
         self.leaves = _leaf_scopes(self.graph)
         self.updates = _update_groups(self.graph)
         self.placed = {n: self._place(n) for n in self.shown}
@@ -205,7 +228,9 @@ class _Walk:
     def _place(self, n):
         """``(frame levels, box level or None)`` for node ``n``."""
         if n.phase == BACKWARD:
-            return self._place_backward(n)
+            frames, box = self._place_backward(n)
+            # inside a subgraph the enclosing picture already frames the backward pass
+            return ([f for f in frames if f is not _BACKWARD_ROOT] if self.nested is not None else frames), box
         lv = self.levels.get(n, [])
         k = self._fold_at(lv, n.scope)
         frames, box = (lv[:k - 1], lv[k - 1]) if k else (lv, None)
@@ -339,14 +364,17 @@ class _Walk:
         if self._drawn_box(n) is not None:
             self._add_box(box, cluster)
             return
+        if subgraphs.subgraphs(n):
+            self.controls[n] = subgraphs.draw(self, n, cluster, self._walk_sub)
+            return
         lines = [n.out.type_str]
         if box is not None and n.phase != BACKWARD:  # a one-op Cell call: add the Cell's name if it says more
             if box.label.split(" ")[0].replace("_", "").lower() != n.op.lower():
                 lines.insert(0, box.label)
         if n.grad_of is not None:
-            pruned = n.grad_of not in self.in_graph
+            pruned = n.grad_of not in self.in_graph and self.nested is None  # a branch's: in the forward branch
             lines.append(f"grad of {n.grad_of.out.name} {n.grad_of.op}" + (" (pruned)" if pruned else ""))
-        self._add_node(ViewNode(keys.node_key(n.out.name), n.phase, n.op, lines, _node_tooltip(n), cluster,
+        self._add_node(ViewNode(keys.node_key(n.out.name), self.kind_of(n), n.op, lines, _node_tooltip(n), cluster,
                                 members=(n.out.name,)))
 
     def _add_box(self, box, cluster):
@@ -375,6 +403,11 @@ class _Walk:
     def _add_edges_into(self, n, constants, grad_edges):
         """The arrows into node ``n``'s view node: data, ``assign`` (reversed), ``control``, and ``grad_of``."""
         dst = self._rep(n)
+        if n in self.controls:
+            return subgraphs.edges_into(self, n, self.controls[n], constants)
+        src_node = n.inputs[0].node if n.op == "TupleGetItem" and n.inputs[0].kind == "node" else None
+        if src_node in self.controls:
+            return subgraphs.edges_out(self, n, self.controls[src_node], dst)
         for i, v in enumerate(n.inputs):
             if type(v) is not Value or (v.kind == "const" and not constants) or v in self.absorbed:
                 continue
@@ -391,6 +424,32 @@ class _Walk:
             fwd = self._rep(n.grad_of)
             if dst != fwd:
                 self._add_edge(ViewEdge(dst, fwd, "", "grad_of"))
+
+    # ---- what mslab.lab.viz.subgraphs draws with ---------------------------------------------------
+    def _walk_sub(self, node, graph, prefix):
+        """The View of a control-flow node's subgraph, every key behind ``prefix``; the learner's expand /
+        collapse keys inside it apply there."""
+        inner = [(ks, {k[len(prefix):] for k in ks if k.startswith(prefix)}) for ks in (self.expand, self.fold)]
+        view = _Walk(graph, None, self.depth, inner[0][1], inner[1][1], nested=node).view(False, True, None)
+        return subgraphs.prefixed(view, prefix)
+
+    def kind_of(self, n):
+        return HOST if is_host(n) else n.phase
+
+    def key_of(self, n):
+        return self._rep(n)
+
+    tooltip = staticmethod(_node_tooltip)
+    value_rep = _value_rep
+    add_edge = _add_edge
+
+    def add_view_node(self, vn):
+        return self._add_node(vn)
+
+    def add_cluster(self, c):
+        if c.key not in self._cluster_keys:
+            self._cluster_keys.add(c.key)
+            self.clusters.append(c)
 
     def _add_outputs(self, output_names):
         """One oval per graph output whose node is shown, with an arrow from what makes it."""
