@@ -250,6 +250,10 @@ function mountGraph(root, model, prefix) {
       g.classList.toggle("mslab-current", k === cur);
       g.classList.toggle("mslab-selected", k === sel);
     }
+    // A frame can be highlighted too: the branch of an If (or a loop body) that ran.
+    for (const g of stage.querySelectorAll("[data-mslab-cluster]")) {
+      g.classList.toggle("mslab-highlight", hl.has(g.getAttribute("data-mslab-cluster")));
+    }
   };
   let first = true;
   const drawSvg = () => {

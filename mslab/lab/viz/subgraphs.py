@@ -185,3 +185,17 @@ def prefixed(view, prefix):
         e.src, e.dst = prefix + e.src, prefix + e.dst
         e.lhead = prefix + e.lhead if e.lhead else None
     return view
+
+
+def prefixes(graph):
+    """``id(graph) -> key prefix`` for ``graph`` and every subgraph nested in it: where a subgraph's nodes
+    are in a picture of ``graph`` (``node_key = prefixes[id(v.owner)] + keys.value_key(v)``)."""
+    return {id(g): p for p, g in nested_graphs(graph)}
+
+
+def nested_graphs(graph, prefix=""):
+    """``(prefix, graph)`` for ``graph`` and every subgraph nested in it, outermost first."""
+    yield prefix, graph
+    for n in graph.nodes:
+        for label, sub in subgraphs(n):
+            yield from nested_graphs(sub, keys.sub_prefix(prefix + keys.node_key(n.out.name), label))
