@@ -40,12 +40,16 @@ def host_code(x):
     return Tensor(np.exp(y.asnumpy())) + y
 
 
-class Gate(nn.Cell):
-    """``if`` on the value of a Dense layer's output: the then-branch doubles it, the else-branch negates it."""
+class OnesDense(nn.Cell):
+    """A Dense(3, 2) of ones with a zero bias, so each output is the row sum of the input: branches are predictable."""
 
     def __init__(self):
         super().__init__()
         self.fc = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+
+
+class Gate(OnesDense):
+    """``if`` on the value of a Dense layer's output: the then-branch doubles it, the else-branch negates it."""
 
     def construct(self, x):
         y = self.fc(x)
@@ -56,12 +60,8 @@ class Gate(nn.Cell):
         return y
 
 
-class Doubling(nn.Cell):
+class Doubling(OnesDense):
     """``while`` on a tensor: double the Dense layer's output until its absolute sum reaches 50."""
-
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
 
     def construct(self, x):
         y = self.fc(x)
