@@ -20,8 +20,8 @@ _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
 
 STATIC_CSS = """
-.mslab-static svg .mslab-highlight > path, .mslab-static svg .mslab-highlight > polygon {
-  stroke: #f59e0b; stroke-width: 3px; }
+.mslab-static svg .cluster.mslab-highlight path, .mslab-static svg .cluster.mslab-highlight polygon {
+  stroke: #f59e0b; stroke-width: 3px; stroke-dasharray: none; }
 .mslab-static svg .mslab-highlight polygon, .mslab-static svg .mslab-highlight ellipse {
   stroke: #f59e0b; stroke-width: 3px; }
 .mslab-static svg .mslab-current polygon, .mslab-static svg .mslab-current ellipse {
