@@ -11,6 +11,7 @@ from mslab.amp import all_finite
 from mslab.lab.stepping import OPTIMIZER_S, TrainStepSession
 from mslab.lab.viz import keys
 from mslab.lab.viz.dot import LEGEND, STYLES
+from mslab.lab.widgets.graph_view import GraphView
 from mslab.lab.widgets.step_through import StepThrough
 
 needs_dot = pytest.mark.skipif(not viz.have_dot(), reason="Graphviz dot is not installed")
@@ -325,3 +326,19 @@ def test_pynative_session_of_a_branching_network_matches_graph():
     now = {p.name: p.asnumpy() for p in s.cell.get_parameters()}
     for name, w in plain_step(lambda: train(Gate()), x, y, ms.GRAPH_MODE).items():
         np.testing.assert_allclose(now[name], w, rtol=1e-6)
+
+
+def test_cell_calls_inside_a_branch_open_and_fold():
+    ms.set_seed(0)
+    net = nn.Dense(3, 2)
+    cell = SkipStep(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    view = GraphView(ms.trace(cell, Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))),
+                     collapse_depth="leaves")
+    box = next(n.key for n in view.pane.view.nodes if n.collapsed and n.key.endswith("box:opt/update:weight"))
+    prefix = keys.split_sub(box)[0]
+    assert prefix.endswith("[then]") and keys.cell_frame(box) == prefix + "opt/update:weight"
+    view.handle_message({"type": "expand", "key": box})  # a click on the box inside the then-branch
+    assert view.inspector["title"] == "update weight" and view.inspector["collapsible"]
+    assert box not in [n.key for n in view.pane.view.nodes]
+    view.handle_message({"type": "collapse", "key": prefix + "opt/update:weight"})  # a click on its frame
+    assert view.selected == box and box in [n.key for n in view.pane.view.nodes]

@@ -26,7 +26,8 @@ A control-flow node (If, While, WhileGrad) is drawn as a frame holding its subgr
 is a picture of its own inside it: its keys are the keys above behind a *subgraph prefix*, the control
 node's key and the subgraph's label in brackets. ``%2[then]%0`` is op ``%0`` of the then-branch of If
 ``%2``; ``%2[then]input:x`` that branch's input ``x``; ``%4[body]%1[else]%0`` nests. Frames: ``%2[If]``
-around the whole node, ``%2[then]`` around one subgraph (a frame key that ends in ``]``).
+around the whole node, ``%2[then]`` around one subgraph (a frame key that ends in ``]``). An empty
+subgraph shows a note, ``%2[else]note``.
 """
 import re
 
@@ -47,8 +48,10 @@ def node_key(name):
 
 
 def box_key(frame):
-    """The key of a collapsed Cell call: ``box:`` + the frame key it stands for."""
-    return f"{BOX}:{frame}"
+    """The key of a collapsed Cell call: ``box:`` + the frame key it stands for (after a subgraph prefix:
+    ``%2[then]box:opt``)."""
+    prefix, frame = split_sub(frame)
+    return f"{prefix}{BOX}:{frame}"
 
 
 def hidden_key(name):
@@ -82,8 +85,9 @@ def scope_frame(scope, call=None):
 
 
 def grad_frame(frame):
-    """The backward frame mirroring forward frame ``frame`` (``∇fc1``)."""
-    return GRAD + frame
+    """The backward frame mirroring forward frame ``frame`` (``∇fc1``; ``%2[then]∇fc1`` inside a subgraph)."""
+    prefix, frame = split_sub(frame)
+    return prefix + GRAD + frame
 
 
 def update_frame(base, param):
@@ -92,16 +96,17 @@ def update_frame(base, param):
 
 
 def frame_of(key):
-    """The frame a key stands for: ``box:fc1`` -> ``fc1`` (a frame key is returned as it is)."""
-    kind, payload = parse(key)
-    return payload if kind == BOX else key
+    """The frame a key stands for: ``box:fc1`` -> ``fc1``, ``%2[then]box:opt`` -> ``%2[then]opt`` (a frame key
+    is returned as it is)."""
+    prefix, inner = split_sub(key)
+    kind, payload = parse(inner)
+    return prefix + payload if kind == BOX else key
 
 
 def cell_frame(key):
     """The forward Cell-call or update frame a box or frame key opens and folds (``box:∇fc1`` -> ``fc1``);
     None for autodiff's ``backward`` frame and for control-flow frames, which are no Cell calls."""
-    prefix, key = split_sub(key)
-    key = frame_of(key)
+    prefix, key = split_sub(frame_of(key))
     if key.startswith(GRAD):  # a gradient frame opens and folds with its forward Cell call
         key = key[len(GRAD):]
     return prefix + key if key and key != BACKWARD_FRAME else None
