@@ -342,3 +342,13 @@ def test_cell_calls_inside_a_branch_open_and_fold():
     assert box not in [n.key for n in view.pane.view.nodes]
     view.handle_message({"type": "collapse", "key": prefix + "opt/update:weight"})  # a click on its frame
     assert view.selected == box and box in [n.key for n in view.pane.view.nodes]
+
+
+def test_graph_view_run_shows_values_inside_the_branch_that_ran():
+    view = GraphView(ms.trace(if_while, ONES)).run(ONES)
+    view.select("%2[then]%0")
+    assert view.inspector["title"] == "Mul" and view.inspector["value"]["numbers"] == [2.0, 2.0, 2.0]
+    assert ["ran", "took then"] in view.select("%2").inspector["fields"]
+    assert ["ran", "4 iterations"] in view.select("%4").inspector["fields"]  # sum 6 -> 36 -> 66 -> 96 -> 126
+    view.select("%2[else]input:x")
+    assert view.inspector["title"] == "x" and "value" not in view.inspector  # the else-branch never ran
