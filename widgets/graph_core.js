@@ -12,10 +12,13 @@
 
 // ---- view keys -------------------------------------------------------------------------------------
 // The one place the front-end reads a view key (Python makes them in mslab/lab/viz/keys.py): "box:fc1",
-// "hidden:%3", "input:x", "param:fc1.weight", "const:const0", "output:0", or an op's IR name ("%7").
+// "hidden:%3", "input:x", "param:fc1.weight", "const:const0", "output:0", or an op's IR name ("%7");
+// inside a control-flow node's subgraph the same behind a prefix ("%2[then]box:opt", "%2[then]%0").
 const MSLAB_KEY_KINDS = ["box", "hidden", "input", "param", "const", "output"];
+const MSLAB_SUB_PREFIX = /^(?:%\d+\[[^\]]+\])+/;
 
 function mslabKeyKind(key) {
+  key = key.replace(MSLAB_SUB_PREFIX, "");
   const i = key.indexOf(":");
   const kind = i < 0 ? "" : key.slice(0, i);
   return MSLAB_KEY_KINDS.includes(kind) ? kind : "node";
@@ -249,6 +252,10 @@ function mountGraph(root, model, prefix) {
       g.classList.toggle("mslab-highlight", hl.has(k));
       g.classList.toggle("mslab-current", k === cur);
       g.classList.toggle("mslab-selected", k === sel);
+    }
+    // A frame can be highlighted too: the branch of an If (or a loop body) that ran.
+    for (const g of stage.querySelectorAll("[data-mslab-cluster]")) {
+      g.classList.toggle("mslab-highlight", hl.has(g.getAttribute("data-mslab-cluster")));
     }
   };
   let first = true;

@@ -15,6 +15,17 @@ function mslabValuesPanel(panel, v) {
       mslabEl("span", { text: `${v.node.name} = ${v.node.op}  ${v.node.scope || "(top level)"}${folded}` })]));
     panel.appendChild(mslabEl("div", { class: "mslab-src", text: v.node.source || "" }));
   }
+  if (v.control && v.control.length) {
+    // Control flow that ran: the branch an If took, how many times a While's body ran.
+    const box = mslabEl("div", { class: "mslab-control", "data-mslab-role": "control-flow" });
+    for (const c of v.control) {
+      const attrs = { class: "mslab-control-row", "data-mslab-control": c.key, "data-mslab-branch": c.branch || "" };
+      if (c.iterations !== null && c.iterations !== undefined) attrs["data-mslab-iterations"] = String(c.iterations);
+      box.appendChild(mslabEl("div", attrs, [mslabEl("b", { text: `${c.op} ${c.key}: ` }),
+        mslabEl("span", { text: c.text }), mslabEl("span", { class: "mslab-src", text: "  " + (c.source || "") })]));
+    }
+    panel.appendChild(box);
+  }
   const table = mslabEl("table", { "data-mslab-role": "params" });
   table.appendChild(mslabEl("tr", {}, ["parameter", "gradient", "before", "after", "delta"].map(
     (h) => mslabEl("th", { text: h }))));

@@ -74,6 +74,42 @@ def _producer(v):
     return v.node if type(v) is Value and v.kind == "node" else None
 
 
+def _inner_nodes(n):
+    """Every node inside control-flow node ``n``'s subgraphs, nested ones too (none for other nodes)."""
+    for _, sub in getattr(n.prim, "subgraphs", ()) or ():
+        for m in sub.nodes:
+            yield m
+            yield from _inner_nodes(m)
+
+
+def _all_nodes(graph):
+    """The graph's nodes, then every node inside its control-flow nodes' subgraphs."""
+    inner = [m for n in graph.nodes for m in _inner_nodes(n)]
+    return [*graph.nodes, *inner]
+
+
+def _outer_values(graph):
+    """Subgraph input -> the Value the control-flow node passed in (If: its inputs after the condition;
+    While: its inputs in order), for every control-flow node of ``graph``, nested ones too."""
+    out = {}
+    for n in _all_nodes(graph):
+        if n.op not in ("If", "While"):
+            continue
+        given = [v for v in n.inputs if type(v) is Value][1 if n.op == "If" else 0:]
+        for _, sub in n.prim.subgraphs:
+            for sv, v in zip(sub.inputs, given):
+                out[sv] = v
+    return out
+
+
+def _phase(n):
+    """A node's phase; a control-flow node holding optimizer updates (``if state: self.opt(grads)``) counts
+    as the optimizer."""
+    if n.phase != BACKWARD and any(m.phase == OPTIMIZER for m in _inner_nodes(n)):
+        return OPTIMIZER
+    return n.phase
+
+
 def _ancestors(values):
     """Every node some value in ``values`` depends on (through tensor inputs)."""
     seen, stack = set(), [n for n in map(_producer, values) if n is not None]
@@ -102,26 +138,32 @@ def stage_of(graph):
 
     * phase ``backward`` -> "backward"; phase ``optimizer`` -> "optimizer";
     * forward nodes the loss depends on -> "forward";
+    * other nodes before the loss is computed -> "forward" (PYNATIVE: the condition of an ``if`` that ran);
     * other non-backward nodes before the first backward node: at the top scope (TrainOneStepCell's own
       construct, such as the ``Fill`` that makes sens) -> "sens"; inside the network (PYNATIVE: the
       forward GradOperation records again) -> "grad forward";
     * non-backward, non-optimizer nodes between the first backward and the first optimizer node
       (``grad_reducer``) -> "grad reduce"; such nodes after the first optimizer node (``Depend``) -> "return".
+
+    A control-flow node whose subgraphs hold optimizer updates is an optimizer node here.
     """
     nodes = graph.nodes
+    phases = {n: _phase(n) for n in nodes}
     first_bw = next((i for i, n in enumerate(nodes) if n.phase == BACKWARD), None)
     if first_bw is None:
         raise ValueError(f"graph {graph.name} has no backward nodes: it is not a training step "
                          f"(pass a TrainOneStepCell, not the network)")
-    first_opt = next((i for i, n in enumerate(nodes) if n.phase == OPTIMIZER), len(nodes))
-    loss_cone = _ancestors([loss_value(graph)])
+    first_opt = next((i for i, n in enumerate(nodes) if phases[n] == OPTIMIZER), len(nodes))
+    loss = loss_value(graph)
+    loss_cone = _ancestors([loss])
+    loss_at = loss.node.index if loss.kind == "node" else -1
     out = {}
     for i, n in enumerate(nodes):
         if n.phase == BACKWARD:
             s = BACKWARD_S
-        elif n.phase == OPTIMIZER:
+        elif phases[n] == OPTIMIZER:
             s = OPTIMIZER_S
-        elif n in loss_cone:
+        elif n in loss_cone or i < loss_at:
             s = FORWARD_S
         elif i < first_bw:
             s = SENS if not n.scope else GRAD_FORWARD
@@ -141,9 +183,10 @@ def gradient_values(graph, weights, stages):
     outside the optimizer. Of those, the gradient is the one made by a backward (or grad-reduce) node with the
     weight's shape; if several qualify, the one nearest the update. (``grad_of`` does not settle it alone: it
     names the forward node, not which of its inputs the gradient is for, and PYNATIVE tapes do not set it.)
+    Updates inside an If (``if state: self.opt(grads)``) count too: a branch's input is the value the If passed in.
     """
-    by_param = {}
-    for n in graph.nodes:
+    by_param, outer = {}, _outer_values(graph)
+    for n in _all_nodes(graph):
         if n.phase == OPTIMIZER and n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value \
                 and n.inputs[0].kind == "param":
             by_param.setdefault(id(n.inputs[0].handle), []).append(n)
@@ -155,6 +198,8 @@ def gradient_values(graph, weights, stages):
             nxt = []
             for n in frontier:
                 for v in n.inputs:
+                    while v in outer:  # a branch's input: the value outside that the If passed in
+                        v = outer[v]
                     m = _producer(v)
                     if m is None or m in seen:
                         continue

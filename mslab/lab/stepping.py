@@ -20,6 +20,11 @@ that ran (the forward for the loss, the forward again inside GradOperation, the 
 optimizer) with handles to the real tensors. Stepping walks the tape; the weights are put back to
 their values before the call and each recorded ``Assign`` is replayed as stepping passes it.
 
+Control flow (an ``if`` or ``while`` on a tensor in GRAPH mode): the executor steps into the branch
+that runs and into every loop iteration; ``branch(node)`` and ``iterations(node)`` say which branch an If
+took and how many times a While ran, and the values inside the branch are readable too
+(``mslab.lab.branches``). One step of ``next_node`` runs a whole control-flow node.
+
 Stages are derived from the graph, not declared: see ``stages.stage_of``. Gradients are found from
 the graph's structure: see ``stages.gradient_values``. Going back (``previous``) restores every Parameter of
 the Cell from the snapshot taken at the start and replays up to the earlier position.
@@ -32,6 +37,7 @@ from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Node, Value
 from mslab.ir.tape import record
+from mslab.lab.branches import ControlRuns
 from mslab.lab.stages import (  # noqa: F401  (re-exported: the stage names belong to the session's API)
     BACKWARD_S,
     EMPTY,
@@ -141,8 +147,9 @@ class TrainStepSession(ValueSource):
     def _restart(self):
         self._restore()
         self.position = 0
+        self.control = ControlRuns()
         if self.mode == context.GRAPH_MODE:
-            self._gen = self.executor.steps(self._arrays)
+            self._gen = self.executor.steps(self._arrays, into_subgraphs=True)
             self._env = None
             self._ran = 0  # scheduled nodes the executor has run
             for _ in self.folded:  # folded nodes come first: computed when the graph was compiled
@@ -152,8 +159,10 @@ class TrainStepSession(ValueSource):
         if self.mode == context.GRAPH_MODE:
             need = max([self._sched_index[i] + 1 for i in range(p)] + [0])
             while self._ran < need:
-                _, self._env = next(self._gen)
-                self._ran += 1
+                node, env = next(self._gen)
+                if not self.control.see(node, env):  # inner steps of a branch or loop come first
+                    self._env = env
+                    self._ran += 1
         else:
             for n in self.order[self.position:p]:
                 if n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value and n.inputs[0].kind == "param":
@@ -237,7 +246,17 @@ class TrainStepSession(ValueSource):
         return self.order[self.position - 1] if self.position else None
 
     def has_run(self, node):
+        if node.out.owner is not None and node.out.owner is not self.graph:  # inside an If / While
+            return self.control.ran(node)
         return node.index < self.position
+
+    def branch(self, node):
+        """``"then"`` / ``"else"``: the branch If ``node`` took (``"body"`` for a While); None before it ran."""
+        return self.control.branch(node)
+
+    def iterations(self, node):
+        """How many times While ``node``'s body ran (None before it ran, or for an If)."""
+        return self.control.iterations(node)
 
     def value(self, v):
         """The numpy value of a Value or node at the current position (None if it has not run yet)."""
@@ -247,6 +266,8 @@ class TrainStepSession(ValueSource):
             return None
         if v.kind == "param":
             return v.handle._data
+        if v.owner is not None and v.owner is not self.graph and self.mode == context.GRAPH_MODE:
+            return self.control.value(v) if v.kind != "const" else v.array
         if self.mode == context.GRAPH_MODE:
             if self._env is None:  # nothing has run yet: only inputs and constants exist
                 return v.array if v.kind == "const" else self._input_array(v)

@@ -15,6 +15,7 @@ The sources, from the least to the most a learner can see:
 * ``mslab.lab.stepping.TrainStepSession``: one training step, at whatever node stepping has reached,
   with gradients (StepThrough).
 """
+from mslab.lab.branches import ControlRuns
 from mslab.runtime.executor import Executor
 
 
@@ -48,17 +49,21 @@ class TapeValues(ValueSource):
 class RunValues(ValueSource):
     """Every value of one run of ``graph`` on ``arrays``, from ``Executor.steps`` (what GraphView.run shows).
 
-    A training graph trains: its optimizer nodes update the weights, as a real call would.
+    A training graph trains: its optimizer nodes update the weights, as a real call would. Inside an ``if``
+    or ``while`` on a tensor, the values are those of the branch that ran (a loop body: its last iteration).
     """
 
     def __init__(self, graph, arrays):
-        self.env = None
-        for _, env in Executor(graph).steps(list(arrays)):
-            self.env = env  # steps yields the same growing environment: the last one holds every value
+        self.env, self.control = None, ControlRuns()
+        for node, env in Executor(graph).steps(list(arrays), into_subgraphs=True):
+            if not self.control.see(node, env):
+                self.env = env  # steps yields the same growing environment: the last one holds every value
 
     def value(self, v):
-        if self.env is None:  # a graph with no nodes to run: only constants have values
-            return v.array if v.kind == "const" else None
         if v.kind == "param":
             return v.handle._data
-        return self.env[v]
+        if v.kind == "const":
+            return v.array
+        if self.env is None:  # a graph with no nodes to run
+            return None
+        return self.env[v] if v in self.env.slot_of else self.control.value(v)

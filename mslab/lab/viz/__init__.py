@@ -7,8 +7,9 @@
     viz.tape_graph(net, x)                    # the PYNATIVE tape
     viz.to_dot(graph); viz.to_svg(graph)      # text forms of any Graph (or Tape)
 
-Phases have their own colours (inputs, parameters, constants, forward, backward, optimizer), nodes
-are framed by Cell scope, edges carry shapes, names are IR names (stable run to run). Pure functions:
+Phases have their own colours (inputs, parameters, constants, forward, backward, optimizer; host for
+JIT Fallback code), nodes are framed by Cell scope, edges carry shapes, names are IR names (stable run to
+run). An ``if`` or ``while`` on a tensor is a frame around its subgraphs (then / else, cond / body). Pure functions:
 nothing here imports widget code, matplotlib or the graphviz Python package.
 """
 from mslab.lab.viz.dot import STYLES, view_to_dot

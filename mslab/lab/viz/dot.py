@@ -16,17 +16,22 @@ STYLES = {
     "forward": ("box", "#dcfce7", "#15803d", "#14532d", ""),
     "backward": ("box", "#fee2e2", "#b91c1c", "#7f1d1d", ""),
     "optimizer": ("box", "#ede9fe", "#6d28d9", "#4c1d95", ""),
+    "host": ("box", "#ffedd5", "#c2410c", "#7c2d12", "diagonals"),  # JIT Fallback: the graph leaves the device
     "other": ("box", "#f3f4f6", "#6b7280", "#374151", ""),
     "output": ("ellipse", "#e0f2fe", "#0369a1", "#0c4a6e", "bold"),
     "hidden": ("box", "#ffffff", "#9ca3af", "#6b7280", "dashed"),
+    "note": ("plaintext", "#ffffff", "#ffffff", "#9ca3af", ""),  # "nothing runs" in an empty branch
 }
 LEGEND = [("input", "input"), ("parameter", "parameter"), ("constant", "constant"), ("forward", "forward"),
-          ("backward", "backward"), ("optimizer", "optimizer"), ("hidden", "not shown"), ("output", "output")]
+          ("backward", "backward"), ("optimizer", "optimizer"), ("host", "host (JIT Fallback)"),
+          ("hidden", "not shown"), ("output", "output")]
 # cluster kind -> (fill, border, label colour)
 CLUSTER_STYLES = {
     "scope": ("#f8fafc", "#94a3b8", "#334155"),
     "backward": ("#fff7f7", "#fca5a5", "#991b1b"),
     "optimizer": ("#faf7ff", "#c4b5fd", "#5b21b6"),
+    "control": ("#fffbeb", "#d97706", "#92400e"),  # an If / While node around its subgraphs
+    "branch": ("#ffffff", "#f59e0b", "#b45309"),  # one subgraph: then / else, cond / body
 }
 EDGE_STYLES = {
     "data": 'color="#64748b", fontcolor="#475569"',
@@ -35,6 +40,8 @@ EDGE_STYLES = {
     "control": 'color="#94a3b8", style=dotted, arrowhead=odot',
     "saved": 'color="#cbd5e1", fontcolor="#94a3b8"',
     "backward": 'color="#b91c1c", fontcolor="#991b1b", dir=back',
+    "branch": 'color="#d97706", fontcolor="#b45309", style=bold, fontsize=8',
+    "loop": 'color="#d97706", fontcolor="#b45309", style=dashed, constraint=false',
 }
 FONT = "Helvetica"
 
@@ -53,7 +60,7 @@ def _html_label(title, lines, bold=True):
 def _node_line(vn, indent):
     shape, fill, border, font, extra = STYLES.get(vn.kind, STYLES["other"])
     style = ["filled"] + ([extra] if extra else [])
-    attrs = [f"label={_html_label(vn.title, vn.lines, vn.kind not in ('constant', 'hidden'))}",
+    attrs = [f"label={_html_label(vn.title, vn.lines, vn.kind not in ('constant', 'hidden', 'note'))}",
              f"shape={'box3d' if vn.collapsed else shape}", f'style="{",".join(style)}"',
              f'fillcolor="{fill}"', f'color="{border}"', f'fontcolor="{font}"',
              f"tooltip={quote(vn.tooltip or vn.title)}",
@@ -81,7 +88,7 @@ def view_to_dot(view, rankdir="TB", legend=True):
     """DOT text for a View (see ``mslab.lab.viz.walk``)."""
     out = [f"digraph {quote(view.name)} {{"]
     graph_attrs = [f"rankdir={rankdir}", f'fontname="{FONT}"', "fontsize=10", "nodesep=0.22", "ranksep=0.32",
-                   "newrank=true", 'bgcolor="white"']
+                   "newrank=true", 'bgcolor="white"'] + (["compound=true"] if any(e.lhead for e in view.edges) else [])
     if legend:
         graph_attrs += [f"label={_legend(view)}", "labelloc=b", "labeljust=l"]
     out.append(f"  graph [{', '.join(graph_attrs)}];")
@@ -100,10 +107,12 @@ def view_to_dot(view, rankdir="TB", legend=True):
             out.append(_node_line(vn, indent))
         for c in children.get(cluster_key, []):
             fill, border, font = CLUSTER_STYLES.get(c.kind, CLUSTER_STYLES["scope"])
+            style = "rounded,filled" + (",dashed" if c.kind == "branch" else "")
+            top = " labelloc=t;" if c.kind in ("control", "branch") else ""  # read before the subgraph's nodes
             out.append(f"{indent}subgraph {quote(keys.cluster_id(c.key))} {{")
             out.append(f'{indent}  label={_html_label(c.label, [], True)}; tooltip={quote(c.tooltip or c.label)};')
-            out.append(f'{indent}  style="rounded,filled"; fillcolor="{fill}"; color="{border}"; '
-                       f'fontcolor="{font}"; fontsize=9; labeljust=l; margin=6;')
+            out.append(f'{indent}  style="{style}"; fillcolor="{fill}"; color="{border}"; '
+                       f'fontcolor="{font}"; fontsize=9; labeljust=l; margin=6;{top}')
             emit(c.key, indent + "  ")
             out.append(f"{indent}}}")
 
@@ -121,6 +130,8 @@ def view_to_dot(view, rankdir="TB", legend=True):
         attrs = [EDGE_STYLES[kind]]
         if e.label:
             attrs.insert(0, f"label={quote(e.label)}")
+        if e.lhead:
+            attrs.append(f"lhead={quote(keys.cluster_id(e.lhead))}")
         out.append(f"  {quote(src)} -> {quote(dst)} [{', '.join(attrs)}];")
     if view.lanes:
         # Invisible anchors in one row keep the phase columns in reading order: forward | backward | optimizer.

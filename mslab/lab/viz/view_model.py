@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 # the kinds of view node that are no op (an op's kind is its phase: forward, backward, optimizer, other)
 INPUT, PARAM, CONST, OUTPUT, HIDDEN = "input", "parameter", "constant", "output", "hidden"
+HOST = "host"  # an op run on the host by JIT Fallback (PyExecute, Print, and ops on their results)
 
 
 @dataclass
@@ -15,7 +16,7 @@ class ViewNode:
     output, or a stub for a value whose node is hidden by the phase filter."""
 
     key: str
-    kind: str  # a phase (forward/backward/optimizer/other) or input/parameter/constant/output/hidden
+    kind: str  # a phase (forward/backward/optimizer/other), host, or input/parameter/constant/output/hidden
     title: str
     lines: list = field(default_factory=list)
     tooltip: str = ""
@@ -28,12 +29,15 @@ class ViewNode:
 @dataclass
 class ViewEdge:
     """An arrow: ``kind`` is "data" (label = the value's type), "grad_of" (backward -> forward),
-    "assign" (an optimizer update writing a parameter) or "control" (Depend: run this first)."""
+    "assign" (an optimizer update writing a parameter), "control" (Depend: run this first), "branch"
+    (a control-flow node choosing a subgraph: it ends at the frame ``lhead``) or "loop" (a loop body's
+    result carried into its next iteration)."""
 
     src: str
     dst: str
     label: str = ""
     kind: str = "data"
+    lhead: str = None  # the frame key the arrow stops at (Graphviz's lhead), for arrows into a subgraph
 
 
 @dataclass
@@ -43,7 +47,7 @@ class ViewCluster:
     key: str
     label: str
     parent: str = None
-    kind: str = "scope"  # scope | backward | optimizer
+    kind: str = "scope"  # scope | backward | optimizer | control (a control-flow node) | branch (a subgraph)
     tooltip: str = ""
 
 

@@ -3,23 +3,25 @@ SVG annotations the front-end and browser tests rely on.
 
 Every node group in the SVG carries ``data-mslab-node="<view key>"`` (an IR name such as ``%12``,
 ``param:fc1.weight``, or ``box:<scope>`` for a collapsed Cell call) and ``data-mslab-kind``; every
-Cell frame carries ``data-mslab-cluster="<scope key>"``; highlighted nodes get the ``mslab-highlight``
-class and the node that ran last ``mslab-current``. The keys are the ones mslab.lab.viz puts in the DOT
-(each node group's ``id`` and ``<title>``), so nothing here changes the drawing itself; they are made and
-read only through ``mslab.lab.viz.keys``.
+Cell frame carries ``data-mslab-cluster="<scope key>"``; highlighted nodes (and frames, such as the
+branch of an If that ran) get the ``mslab-highlight`` class and the node that ran last ``mslab-current``.
+The keys are the ones mslab.lab.viz puts in the DOT (each node group's ``id`` and ``<title>``), so nothing
+here changes the drawing itself; they are made and read only through ``mslab.lab.viz.keys``.
 """
 import re
 from html import escape, unescape
 
 from mslab.ir.graph import Node, Value
 from mslab.lab.values import NO_VALUES
-from mslab.lab.viz import GraphPicture, GraphvizNotFound, GraphvizTimeout, keys, render_dot
+from mslab.lab.viz import GraphPicture, GraphvizNotFound, GraphvizTimeout, keys, render_dot, subgraphs
 from mslab.lab.widgets import _values
 
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
 
 STATIC_CSS = """
+.mslab-static svg .cluster.mslab-highlight path, .mslab-static svg .cluster.mslab-highlight polygon {
+  stroke: #f59e0b; stroke-width: 3px; stroke-dasharray: none; }
 .mslab-static svg .mslab-highlight polygon, .mslab-static svg .mslab-highlight ellipse {
   stroke: #f59e0b; stroke-width: 3px; }
 .mslab-static svg .mslab-current polygon, .mslab-static svg .mslab-current ellipse {
@@ -41,7 +43,8 @@ def annotate(svg, kinds, highlighted=(), current=""):
 
     def cluster(m):
         key = keys.frame_of_cluster(unescape(m.group(2)))
-        return (f'<g id="{m.group(1)}" class="cluster" data-mslab-cluster="{escape(key, quote=True)}">\n'
+        cls = "cluster" + (" mslab-highlight" if key in hl else "")
+        return (f'<g id="{m.group(1)}" class="{cls}" data-mslab-cluster="{escape(key, quote=True)}">\n'
                 f'<title>{m.group(2)}</title>')
 
     svg = _NODE_G.sub(node, svg)
@@ -63,10 +66,13 @@ class GraphPane:
         self.title = title or self.graph.name
         self.grad_edges = grad_edges
         self.values = NO_VALUES  # a mslab.lab.values.ValueSource: RunValues, TapeValues, a TrainStepSession
-        self.by_name = {n.out.name: n for n in self.graph.nodes}
-        self.by_value = {}
-        for v in self.graph.inputs + self.graph.params + self.graph.consts:
-            self.by_value[keys.value_key(v)] = v
+        # keys of every node and value, those inside control-flow subgraphs behind their prefix (%2[then]%0)
+        self.by_name, self.by_value = {}, {}
+        for prefix, g in subgraphs.nested_graphs(self.graph):
+            self.by_name.update((prefix + n.out.name, n) for n in g.nodes)
+            for v in g.inputs + g.params + g.consts:
+                self.by_value[prefix + keys.value_key(v)] = v
+        self.prefix_of = subgraphs.prefixes(self.graph)
         self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
         self._picture = self._svg = None
 
@@ -123,22 +129,27 @@ class GraphPane:
 
     # ---- names -----------------------------------------------------------------------------------
     def keys_for(self, items):
-        """View keys showing the given nodes: IR names (``%12``), Nodes, Values, or view keys."""
+        """View keys showing the given nodes: IR names (``%12``), Nodes, Values (inside a branch too), view keys,
+        or frame keys (``%2[then]``: the frame of a branch)."""
         want = set()
         for it in items:
             if isinstance(it, Node):
                 it = it.out
-            want.add(keys.value_key(it) if isinstance(it, Value) else str(it))
+            want.add(self.prefix_of.get(id(it.owner), "") + keys.value_key(it) if isinstance(it, Value) else str(it))
         found = []
         for vn in self.view.nodes:
             kind, payload = keys.parse(vn.key)
             if vn.key in want or any(m in want for m in vn.members) or (kind == keys.HIDDEN and payload in want):
                 found.append(vn.key)
-        return found
+        return found + [c.key for c in self.view.clusters if c.key in want]
+
+    def branch_frame(self, node, label):
+        """The frame key of subgraph ``label`` of control-flow ``node`` (``%2[then]``)."""
+        return keys.sub_prefix(self.prefix_of.get(id(node.out.owner), "") + keys.node_key(node.out.name), label)
 
     # ---- inspecting ------------------------------------------------------------------------------
     def _value_info(self, v):
-        if v is None:
+        if v is None or v.dtype.kind == "O":  # a control-flow node's tuple: its elements are the TupleGetItems
             return {}
         out = {}
         val = self.values.value(v)
@@ -172,6 +183,9 @@ class GraphPane:
                   ["Cell scope", n.scope or "(top level)"], ["source", n.source or ""]]
             if n.grad_of is not None:
                 f.append(["gradient of", f"{n.grad_of.out.name} {n.grad_of.op}"])
+            run = getattr(self.values, "control", None)
+            if subgraphs.subgraphs(n) and run is not None and n in run.runs:
+                f.append(["ran", run.runs[n].summary()])
             f.append(["inputs", ", ".join(x.name if isinstance(x, Value) else repr(x) for x in n.inputs)])
             info.update(self._value_info(n.out))
             return info

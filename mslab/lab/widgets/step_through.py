@@ -10,6 +10,9 @@ GRAPH mode steps the compiled graph with ``Executor.steps`` (the weights really 
 optimizer stage runs), PYNATIVE mode walks the tape recorded around one real call. This widget only
 shows: the stage's nodes highlighted in the combined graph, a plain-words explanation, and the values
 (loss, sens, each weight's gradient, each weight before and after, and the change).
+
+Control flow on tensors (GRAPH mode): once an If has run, the branch it took is highlighted (its frame
+and the nodes inside it) and the values panel says "took then"; a While says how many iterations it ran.
 """
 from html import escape
 
@@ -112,9 +115,26 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
                                                       "" if st.nodes else EMPTY.get(st.name, "(no nodes)")]))
         stage_nodes = s.stages[k].nodes if k >= 0 else []
         cur = s.current_node
-        self._set_highlight("", stage_nodes, [cur] if cur is not None else [])
+        self._set_highlight("", stage_nodes + self._branches_run(stage_nodes), [cur] if cur is not None else [])
         self.values = self._values()
         self._refresh_inspector("")
+
+    def _branches_run(self, nodes):
+        """What to outline for the control-flow nodes among ``nodes`` that ran: the frame of the branch (or loop
+        body) that ran and the nodes that ran in it, nested control flow included."""
+        runs = self.session.control.runs
+        out, todo = [], [n for n in nodes if n in runs]
+        while todo:
+            run = runs[todo.pop()]
+            out += [self.pane.branch_frame(run.node, run.branch), *run.inner]
+            todo += [m for m in run.inner if m in runs]
+        return out
+
+    def _control(self):
+        """One row per control-flow node that has run: which branch, how many iterations."""
+        return [{"key": self.pane.keys_for([n])[0] if self.pane.keys_for([n]) else n.out.name, "op": n.op,
+                 "source": n.source, "branch": r.branch, "iterations": r.iterations, "text": r.summary()}
+                for n, r in self.session.control.runs.items()]
 
     def _values(self):
         s = self.session
@@ -126,6 +146,7 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
         out["node"] = None if cur is None else {
             "name": cur.out.name, "op": cur.op, "scope": cur.scope, "source": cur.source,
             "folded": cur in s.folded, "value": _values.summary(s.value(cur))}
+        out["control"] = self._control()
         out["params"] = [{"name": name, **{f: _values.summary(a) for f, a in zip(PARAM_FIELDS, arrays)},
                           "updated": bool((arrays[-1] != 0).any())} for name, arrays in self._param_arrays()]
         shown = s.stages[k].nodes[:60] if k >= 0 else []
@@ -153,6 +174,8 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
                 f"<p>loss: {escape(_values.text(session.loss, bare_one=True))}; "
                 f"sens: {escape(_values.text(session.sens, bare_one=True))}; "
                 f"node {session.position} of {len(session.order)}</p>")
+        head += "".join(f'<p data-mslab-control="{escape(c["key"], quote=True)}">{escape(c["op"])} {escape(c["key"])}: '
+                        f'{escape(c["text"])}</p>' for c in self._control())
         return (f'<div class="mslab-static">{head}{table}'
                 f'{self.pane.static_html(self.highlighted, self.current)}</div>')
 
