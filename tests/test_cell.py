@@ -58,7 +58,7 @@ def test_dense_parameter_names_and_repr():
     assert repr(net.fc.weight) == "Parameter (name=fc.weight, shape=(1, 1), dtype=Float32, requires_grad=True)"
     assert repr(net) == "LinearNet(\n  (fc): Dense(input_channels=1, output_channels=1, has_bias=True)\n)"
     assert repr(nn.Dense(2, 3, activation=nn.ReLU())).startswith(
-        "Dense(input_channels=2, output_channels=3, has_bias=True, activation=ReLU()")
+        "Dense(\n  input_channels=2, output_channels=3, has_bias=True, activation=ReLU()\n")  # as MindSpore 2.10
     assert repr(nn.Dense(2, 3, has_bias=False)) == "Dense(input_channels=2, output_channels=3)"
 
 

@@ -253,7 +253,7 @@ def test_pooling_shapes_values_and_repr():
     assert modes(nn.MaxPool2d(), x)[0].shape == x.shape  # MindSpore's defaults: kernel 1, stride 1
     assert modes(nn.MaxPool2d(3, 2, pad_mode="same"), x)[0].shape == (2, 3, 3, 3)
     assert modes(nn.AvgPool2d(2, 2, pad_mode="SAME"), randn(1, 1, 5, 5))[0].shape == (1, 1, 3, 3)
-    assert repr(mp) == "MaxPool2d(kernel_size=(2, 2), stride=(2, 2), pad_mode=VALID)"
+    assert repr(mp) == "MaxPool2d(kernel_size=2, stride=2, pad_mode=VALID)"
     with pytest.raises(ValueError, match=r"\(N, C, H, W\)"):
         mp(Tensor(randn(3, 6, 6)))
 

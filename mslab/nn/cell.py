@@ -208,11 +208,13 @@ class Cell:
         return ""
 
     def __repr__(self):
-        head = f"{type(self).__name__}({self.extend_repr()}"
+        extra = self.extend_repr()
         children = [(k, v) for k, v in self._cells.items() if v is not None]
         if not children:
-            return head + ")"
-        lines = [head]
+            return f"{type(self).__name__}({extra})"
+        lines = [f"{type(self).__name__}("]
+        if extra:  # with children, MindSpore puts the settings on a line of their own
+            lines.append("  " + extra.replace("\n", "\n  "))
         for name, c in children:
             inner = repr(c).replace("\n", "\n  ")
             lines.append(f"  ({name}): {inner}")

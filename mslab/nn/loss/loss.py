@@ -87,9 +87,6 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             x = F.softmax_cross_entropy(logits, labels)
         return self.get_loss(x)
 
-    def extend_repr(self):
-        return f"sparse={self.sparse}, reduction={self.reduction}"
-
 
 class BCEWithLogitsLoss(LossBase):
     """Binary cross entropy of sigmoid(logits) against labels in [0, 1], computed stably.
