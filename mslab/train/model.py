@@ -13,13 +13,16 @@ mode each epoch sinks ``sink_size`` steps (the whole dataset when -1) to the sim
 them in one go (seed train.md): the step callbacks fire once per epoch, ``cur_step_num`` jumps by the
 sink size and ``net_outputs`` is the last step's loss. ``model.transfer_counts`` then shows why this
 matters: how often host and device exchanged data. In PYNATIVE mode sinking falls back to no sink.
+Sinking needs a device: with ``device_target="CPU"`` (the default) MindSpore ignores
+``dataset_sink_mode`` and ``sink_size`` and trains step by step over the whole dataset, and so does
+mslab; ``set_context(device_target="Ascend")`` gives the simulated device.
 """
 import math
 import warnings
 
 import numpy as np
 
-from mslab.core.context import is_graph_mode
+from mslab.core.context import device_can_sink, is_graph_mode
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
 from mslab.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
@@ -174,6 +177,8 @@ class Model:
             raise TypeError(f"Model.train: train_dataset must be an mslab.dataset dataset, got "
                             f"{type(train_dataset).__name__}")
         self._check_reuse_dataset(train_dataset)
+        if not device_can_sink():  # MindSpore on a CPU ignores sink mode (it logs this at INFO level only)
+            dataset_sink_mode, sink_size = False, -1
         sink = bool(dataset_sink_mode) and is_graph_mode()
         if dataset_sink_mode and not sink:
             warnings.warn("Model.train: dataset sink mode needs GRAPH mode (a compiled program to run on the "
@@ -326,7 +331,7 @@ class Model:
         if not hasattr(valid_dataset, "get_dataset_size"):
             raise TypeError(f"Model.eval: valid_dataset must be an mslab.dataset dataset, got "
                             f"{type(valid_dataset).__name__}")
-        sink = bool(dataset_sink_mode) and is_graph_mode()
+        sink = bool(dataset_sink_mode) and is_graph_mode() and device_can_sink()
         cb_params = CallbackParams()
         cb_params.eval_network = self._eval_network
         cb_params.valid_dataset = valid_dataset
