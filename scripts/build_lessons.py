@@ -512,7 +512,9 @@ LESSON_02 = [
     ## Choosing a mode
 
     `ms.set_context(mode=...)` picks the mode. `device_target` names the hardware: mslab accepts
-    "Ascend", "GPU" and "CPU" and always computes on the CPU with numpy, and says so once.
+    "Ascend", "GPU" and "CPU" and always computes on the CPU with numpy, and says so once. The target
+    matters for one thing, data sinking (the end of this lesson): like MindSpore, mslab sinks only on a
+    device, which it simulates.
     """),
     code("""
     with warnings.catch_warnings(record=True) as caught:
@@ -779,8 +781,10 @@ LESSON_02 = [
     and runs `n` steps on the device before returning one result. Callbacks then fire once per sink,
     not once per step.
 
-    mslab computes on the CPU, but it simulates the sinking and counts the host↔device transfers,
-    so you can see the difference. The data here is the LinearNet regression from MindSpore's docs.
+    Sinking needs a device: on `device_target="CPU"`, MindSpore's default on a CPU install, it
+    quietly trains step by step instead, and so does mslab. With `device_target="Ascend"`, as seed
+    `train.md` sets it, mslab simulates the device and counts the host↔device transfers, so you can
+    see the difference. The data here is the LinearNet regression from MindSpore's docs.
     """),
     code("""
     import mslab.dataset as ds
@@ -818,7 +822,7 @@ LESSON_02 = [
             print(f"  callback: epoch {cb.cur_epoch_num}, step {cb.cur_step_num:2d}, loss {loss:9.3f}")
 
 
-    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")   # sinking happens on a device
     for sink in (False, True):
         ms.set_seed(1)                     # the same data, data order and weights for both runs
         train_data = create_dataset(160)   # 10 batches of 16
@@ -830,6 +834,7 @@ LESSON_02 = [
         else:
             model.train(2, train_data, callbacks=[StepCounter()])
         print("  transfers:", model.transfer_counts.as_dict())
+    ms.set_context(device_target="CPU")
     """),
     md("""
     Both runs train the same 20 steps on the same batches, and end on the same loss. Without sinking,
@@ -1151,7 +1156,7 @@ LESSON_04 = [
     md("""
     ## Inside `TrainOneStepCell`
 
-    This is its `construct` in MindSpore (and in mslab), four lines:
+    This is its `construct` in MindSpore, four lines:
 
     ```python
     def construct(self, *inputs):
@@ -1165,6 +1170,14 @@ LESSON_04 = [
 
     `F.depend(loss, x)` returns `loss` but makes sure `x` (the update) has happened first. In a graph,
     where nothing runs in "line order", that is how an ordering is stated.
+
+    The network is called twice, for the loss and inside `GradOperation`, yet MindSpore runs **one**
+    forward pass per step: GRAPH mode merges the two calls, PYNATIVE mode reuses the forward it has
+    just recorded. It matters for layers with side effects: BatchNorm's moving statistics advance once
+    per step, Dropout draws one mask. mslab's `nn.TrainOneStepCell` says so in its code: steps 1 to 3
+    are one call, `loss, grads = self.grad_with_loss(self.network, self.weights)(*inputs)`, which
+    records the forward once, fills `sens` from its loss (`self.fill_sens(loss)`), then runs the
+    backward over that recording.
 
     The custom training loop in MindSpore's `train.md` writes the same Cell by hand. Let's do that too,
     and check that it does exactly what `nn.TrainOneStepCell` does:
@@ -1256,7 +1269,7 @@ LESSON_04 = [
     md("""
     Notice three things:
 
-    - the forward runs **once**: GRAPH mode shares it between the loss and the gradient;
+    - the forward runs **once**: one forward pass gives both the loss and the gradient;
     - `Fill(float32, (), 1.0)` is `sens`;
     - each `Assign` writes a new value into a Parameter, in place. `Depend` ties them to the returned loss.
 
@@ -1283,8 +1296,8 @@ LESSON_04 = [
     """, ignore=True),
     md("""
     Try it in PYNATIVE mode too: `StepThrough(train_net, x, y, mode=ms.PYNATIVE_MODE)` walks the tape
-    recorded around one real eager call. It has one more stage, *grad forward*: without a compiler to
-    share it, `GradOperation` runs the forward a second time while recording it.
+    recorded around one real eager call. The stages are the same: there too the step records its
+    forward once and runs the backward over that recording.
 
     ### The same step as a table
 
@@ -1377,10 +1390,13 @@ LESSON_04 = [
     md("""
     `train.md`'s own custom loop goes one step further: `DatasetHelper` with `dataset_sink_mode=True`
     feeds `sink_size` batches at a time to the network that `connect_network_with_dataset` wraps, so
-    each call runs several steps on the device (lesson 02 showed the transfers this saves).
+    each call runs several steps on the device (lesson 02 showed the transfers this saves). It needs a
+    device, so the example asks for the simulated Ascend, as `train.md` does; on "CPU" MindSpore's
+    `DatasetHelper` refuses sink mode with a RuntimeError, and so does mslab's.
     """),
     code("""
     ms.set_seed(1)
+    ms.set_context(device_target="Ascend")
     sink_net = LinearNet()
     sink_train = nn.TrainOneStepCell(nn.WithLossCell(sink_net, nn.MSELoss()),
                                      nn.Momentum(sink_net.trainable_params(), learning_rate=0.005, momentum=0.9))
@@ -1392,6 +1408,7 @@ LESSON_04 = [
         for inputs in dataset_helper:
             output = net_on_device(*inputs)
             print("epoch: {0}/{1}, losses: {2}".format(step + 1, epoch, output.asnumpy(), flush=True))
+    ms.set_context(device_target="CPU")
     """, ignore=True),
     md("""
     ## Model does the same
