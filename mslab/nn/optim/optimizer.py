@@ -65,16 +65,25 @@ def clone_state(params, prefix, init="zeros"):
     return out
 
 
+_guarded = []  # the all_or_nothing blocks running now (an inner one inside a guarded step copies nothing)
+
+
 @contextlib.contextmanager
 def all_or_nothing(params):
     """Run the block; if it raises (even KeyboardInterrupt), write ``params`` back as they were before it."""
+    if _guarded:  # a whole training step is already guarded (TrainOneStepCell): its snapshot covers this
+        yield
+        return
     saved = [(p, p.asnumpy()) for p in params]  # asnumpy copies
+    _guarded.append(True)
     try:
         yield
     except BaseException:
         for p, arr in saved:
             np.copyto(p._data, arr)  # in place: compiled graphs hold the Parameter's array
         raise
+    finally:
+        _guarded.pop()
 
 
 def check_unique(owner, params, grouped):
