@@ -294,12 +294,7 @@ class Model:
         counts = self.transfer_counts
         eval_callbacks = [cb for cb in manager.callbacks
                           if type(cb).__name__ not in _BUILTIN_CALLBACKS or isinstance(cb, TimeMonitor)]
-        cb_params.eval_network = self._eval_network
-        cb_params.valid_dataset = dataset
-        cb_params.batch_num = dataset.get_dataset_size()
-        cb_params.mode = "eval"
-        cb_params.cur_step_num = 0
-        cb_params.dataset_sink_mode = False
+        self._set_eval_params(cb_params, dataset, sink=False)
         with CallbackManager(eval_callbacks) as eval_manager:
             self._eval_process(dataset, eval_manager, cb_params, add_eval_loss=True)
         self.transfer_counts = counts
@@ -333,16 +328,20 @@ class Model:
                             f"{type(valid_dataset).__name__}")
         sink = bool(dataset_sink_mode) and is_graph_mode() and device_can_sink()
         cb_params = CallbackParams()
-        cb_params.eval_network = self._eval_network
-        cb_params.valid_dataset = valid_dataset
-        cb_params.batch_num = valid_dataset.get_dataset_size()
-        cb_params.mode = "eval"
-        cb_params.cur_step_num = 0
-        cb_params.dataset_sink_mode = sink
+        self._set_eval_params(cb_params, valid_dataset, sink)
         cb_params.net_outputs = None
         manager = CallbackManager(callbacks)
         with manager:
             return self._eval_process(valid_dataset, manager, cb_params)
+
+    def _set_eval_params(self, cb_params, dataset, sink):
+        """The cb_params fields an evaluation sets (a fresh one, or fit's training params)."""
+        cb_params.eval_network = self._eval_network
+        cb_params.valid_dataset = dataset
+        cb_params.batch_num = dataset.get_dataset_size()
+        cb_params.mode = "eval"
+        cb_params.cur_step_num = 0
+        cb_params.dataset_sink_mode = sink
 
     def _eval_process(self, valid_dataset, manager, cb_params, add_eval_loss=False):
         """The evaluation loop; ``add_eval_loss`` (inside fit) adds ``eval_results['eval_loss']``."""
