@@ -61,6 +61,19 @@ def test_dropout_draws_one_mask_per_step(mode):
     assert loss == pytest.approx((2.0 * kept.sum()) ** 2)
 
 
+def test_batchnorm_moving_variance_of_one_value_per_channel():
+    bn = nn.BatchNorm1d(2, momentum=0.5).set_train()
+    out = bn(Tensor(np.array([[1.0, 2.0]], np.float32)))
+    # observed on MindSpore 2.10 CPU: [[0. 0.]] [0.5 1. ] [nan nan]
+    np.testing.assert_array_equal(out.asnumpy(), [[0.0, 0.0]])
+    np.testing.assert_array_equal(bn.moving_mean.asnumpy(), [0.5, 1.0])
+    assert np.isnan(bn.moving_variance.asnumpy()).all()
+    bn2 = nn.BatchNorm2d(2, momentum=0.5).set_train()
+    bn2(Tensor(np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2)))
+    np.testing.assert_allclose(bn2.moving_mean.asnumpy(), [0.75, 2.75])  # observed
+    np.testing.assert_allclose(bn2.moving_variance.asnumpy(), [1.3333334, 1.3333334], rtol=1e-6)
+
+
 def test_batchnorm_parameter_order_and_names():
     # observed on MindSpore 2.10 CPU
     assert [p.name for p in nn.BatchNorm1d(2).get_parameters()] == ["mean", "variance", "gamma", "beta"]

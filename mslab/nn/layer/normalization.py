@@ -71,8 +71,9 @@ class _BatchNorm(Cell):
             batch_mean = F.reshape(mean, (self.num_features,))
             n = x.size // self.num_features  # values per channel
             batch_var = F.reshape(var, (self.num_features,))
-            if n > 1:  # the unbiased estimate feeds the moving variance
-                batch_var = F.mul(batch_var, n / (n - 1))
+            # the unbiased estimate feeds the moving variance; with one value per channel it is 0/0, and
+            # MindSpore's moving variance becomes nan (observed on 2.10 CPU), so it does here too
+            batch_var = F.mul(batch_var, n / (n - 1) if n > 1 else float("nan"))
             new_mean = F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1.0 - m))
             new_var = F.add(F.mul(self.moving_variance, m), F.mul(batch_var, 1.0 - m))
             y = F.depend(y, (F.assign(self.moving_mean, new_mean), F.assign(self.moving_variance, new_var)))
