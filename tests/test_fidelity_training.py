@@ -86,9 +86,11 @@ def test_optimizer_order_get_lr_and_global_step():
     net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
     opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
     # observed on MindSpore 2.10 CPU
-    # MindSpore lists global_step, learning_rate, weight, bias, momentum, moments.*; mslab lists a Cell's own
-    # Parameters before its ParameterTuples, so "momentum" comes before the weights here
-    assert [p.name for p in opt.get_parameters()][:2] == ["global_step", "learning_rate"]
+    assert [p.name for p in opt.get_parameters()] == [
+        "global_step", "learning_rate", "weight", "bias", "momentum", "moments.weight", "moments.bias"]
+    w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    assert [p.name for p in nn.Adam([w], 0.1).get_parameters()] == [  # observed on MindSpore 2.10 CPU
+        "global_step", "learning_rate", "w", "beta1_power", "beta2_power", "moment1.w", "moment2.w"]
     opt.get_lr()
     opt.get_lr()
     assert opt.global_step.asnumpy().tolist() == [0]

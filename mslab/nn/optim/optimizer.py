@@ -207,9 +207,9 @@ class Optimizer(Cell):
             if not isinstance(p, Parameter):
                 raise TypeError(f"{owner}: parameter {i} is a {type(p).__name__}, not a Parameter")
         check_unique(owner, params, self.is_group)
-        # global_step first, then learning_rate: MindSpore's order in get_parameters() and checkpoints
+        # global_step, then learning_rate, then the weights, then (in subclasses) their state: MindSpore's
+        # order in get_parameters() and checkpoints
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step", requires_grad=False)
-        self.parameters = ParameterTuple(params)
         self.weight_decay = weight_decay
         self.decay_flags = tuple(d > 0 for d in decays)
         self._decays = tuple(decays)
@@ -218,6 +218,7 @@ class Optimizer(Cell):
         self._group_lrs = [lr if lr is not None else self._base_lr for lr in lrs]
         for k, lr in enumerate({id(x): x for x in self._group_lrs if x is not self._base_lr}.values()):
             setattr(self, f"_group_lr_holder_{k}", lr.value)  # register group rates (Parameters/Cells)
+        self.parameters = ParameterTuple(params)
         self.dynamic_lr = any(lr.dynamic for lr in self._group_lrs)
         self.__dict__["_skip_cond"] = None
 
