@@ -12,7 +12,7 @@ from mslab.core import state
 from mslab.core.context import ParallelMode, get_auto_parallel_context
 from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.nn.cell import Cell
-from mslab.nn.optim.optimizer import all_or_nothing
+from mslab.nn.optim.optimizer import Optimizer, all_or_nothing
 from mslab.nn.wrap.grad_reducer import DistributedGradReducer
 from mslab.ops import functional as F
 
@@ -129,9 +129,8 @@ class TrainOneStepCell(Cell):
     def __call__(self, *args, **kwargs):
         if state.tracer is not None:  # traced into a bigger graph: its caller guards the step
             return super().__call__(*args, **kwargs)
-        check = getattr(self.optimizer, "check_can_step", None)
-        if check is not None:
-            check()
+        if isinstance(self.optimizer, Optimizer):
+            self.optimizer.check_can_step()  # a learning-rate list that has run out raises before the step
         # a step that raises part-way (even on KeyboardInterrupt) leaves every weight as it was
         with all_or_nothing(list(self.get_parameters())):
             return super().__call__(*args, **kwargs)
