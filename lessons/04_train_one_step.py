@@ -48,7 +48,7 @@ print("weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy())
 # %% [markdown]
 # ## Inside `TrainOneStepCell`
 #
-# This is its `construct` in MindSpore (and in mslab), four lines:
+# This is its `construct` in MindSpore, four lines:
 #
 # ```python
 # def construct(self, *inputs):
@@ -59,6 +59,14 @@ print("weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy())
 #     loss = F.depend(loss, self.optimizer(grads))              # 4. update, then return the loss from BEFORE it
 #     return loss
 # ```
+#
+# The network is called twice, for the loss and inside `GradOperation`, yet MindSpore runs **one**
+# forward pass per step: GRAPH mode merges the two calls, PYNATIVE mode reuses the forward it has
+# just recorded. It matters for layers with side effects: BatchNorm's moving statistics advance once
+# per step, Dropout draws one mask. mslab's `nn.TrainOneStepCell` says so in its code: steps 1 to 3
+# are one call, `loss, grads = self.grad_with_loss(self.network, self.weights)(*inputs)`, which
+# records the forward once, fills `sens` from its loss (`self.fill_sens(loss)`), then runs the
+# backward over that recording.
 #
 # Where does `self.weights` come from? `nn.TrainOneStepCell` takes it from `optimizer.parameters`:
 # the weights it differentiates are exactly the ones the optimizer updates. (The hand-written Cell
@@ -157,7 +165,7 @@ print(ms.trace(train_net, x, y))  # mslab only
 # %% [markdown]
 # Notice three things:
 #
-# - the forward runs **once**: GRAPH mode shares it between the loss and the gradient;
+# - the forward runs **once**: one forward pass gives both the loss and the gradient;
 # - `Fill(float32, (), 1.0)` is `sens`;
 # - each `Assign` writes a new value into a Parameter, in place. `Depend` ties them to the returned loss.
 #
@@ -186,8 +194,8 @@ stepper
 
 # %% [markdown]
 # Try it in PYNATIVE mode too: `StepThrough(train_net, x, y, mode=ms.PYNATIVE_MODE)` walks the tape
-# recorded around one real eager call. It has one more stage, *grad forward*: without a compiler to
-# share it, `GradOperation` runs the forward a second time while recording it.
+# recorded around one real eager call. The stages are the same: there too the step records its
+# forward once and runs the backward over that recording.
 #
 # ### The same step as a table
 #

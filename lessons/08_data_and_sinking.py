@@ -289,3 +289,14 @@ print(dataset_helper.transfer_counts)  # mslab only
 # (every epoch runs the whole dataset, and the step callbacks fire at every step), and
 # `DatasetHelper(dataset, dataset_sink_mode=True)` raises a `RuntimeError`. mslab does the same with
 # `device_target="CPU"`, its default.
+
+# %%
+ms.set_context(device_target="CPU")
+timeline = train(2, sink=True, sink_size=4)
+print("step-end callbacks:", sum(1 for row in timeline if row[0] == "step end"),
+      "| last cur_step_num:", timeline[-1][2])
+print(model.transfer_counts)  # mslab only
+try:
+    ms.DatasetHelper(line_dataset(), dataset_sink_mode=True)
+except RuntimeError:
+    print("DatasetHelper(..., dataset_sink_mode=True) raises RuntimeError")

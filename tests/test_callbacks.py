@@ -114,7 +114,7 @@ def test_loss_monitor_through_model(capsys):
         [(str(e), str(s)) for e in (1, 2) for s in range(1, 7)]
 
 
-def test_loss_monitor_per_print_times_and_sink(capsys):
+def test_loss_monitor_per_print_times_and_sink(capsys, device):
     _, model = make_model()
     model.train(1, make_ds(), callbacks=[LossMonitor(per_print_times=2)])
     assert [x.split(",")[0] for x in capsys.readouterr().out.splitlines()] == \
@@ -209,7 +209,7 @@ def test_model_checkpoint_naming_and_keep_max(tmp_path):
     assert cb2.prefix == "lenet_1"
 
 
-def test_model_checkpoint_saves_the_last_step_and_in_sink_mode(tmp_path):
+def test_model_checkpoint_saves_the_last_step_and_in_sink_mode(tmp_path, device):
     _, model = make_model()
     model.train(1, make_ds(), callbacks=[ModelCheckpoint(directory=str(tmp_path / "a"),
                                                          config=CheckpointConfig(save_checkpoint_steps=4))])

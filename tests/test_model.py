@@ -98,7 +98,7 @@ def test_training_lowers_the_loss_and_sets_train_mode():
 
 
 # ---- the sink loop ---------------------------------------------------------------------------------------
-def test_sink_whole_dataset_per_epoch():
+def test_sink_whole_dataset_per_epoch(device):
     _, model, rec = run(ms.GRAPH_MODE, sink=True, sink_size=-1)
     assert [(e, s) for e, s, _ in rec.rows] == [(1, 6), (2, 12), (3, 18)]
     assert rec.events.count("step_begin") == rec.events.count("step_end") == 3
@@ -106,21 +106,21 @@ def test_sink_whole_dataset_per_epoch():
     np.testing.assert_allclose([r[2] for r in rec.rows], [plain.rows[i][2] for i in (5, 11, 17)], rtol=1e-6)
 
 
-def test_sink_size_continues_through_the_data():
+def test_sink_size_continues_through_the_data(device):
     _, model, rec = run(ms.GRAPH_MODE, sink=True, sink_size=2)
     assert [(e, s) for e, s, _ in rec.rows] == [(1, 2), (2, 4), (3, 6)]
     _, _, plain = run(ms.GRAPH_MODE, epochs=1)
     np.testing.assert_allclose([r[2] for r in rec.rows], [plain.rows[i][2] for i in (1, 3, 5)], rtol=1e-6)
 
 
-def test_sink_size_larger_than_the_dataset_wraps_around():
+def test_sink_size_larger_than_the_dataset_wraps_around(device):
     _, _, rec = run(ms.GRAPH_MODE, epochs=3, sink=True, sink_size=4)  # 12 steps = 2 passes over 6 batches
     assert [(e, s) for e, s, _ in rec.rows] == [(1, 4), (2, 8), (3, 12)]
     _, _, plain = run(ms.GRAPH_MODE, epochs=2)
     np.testing.assert_allclose([r[2] for r in rec.rows], [plain.rows[i][2] for i in (3, 7, 11)], rtol=1e-6)
 
 
-def test_pynative_sink_falls_back_to_steps():
+def test_pynative_sink_falls_back_to_steps(device):
     with pytest.warns(UserWarning, match="PYNATIVE"):
         _, model, rec = run(ms.PYNATIVE_MODE, epochs=2, sink=True, sink_size=2)
     assert [s for _, s, _ in rec.rows] == list(range(1, 13))
@@ -132,7 +132,7 @@ def test_pynative_sink_falls_back_to_steps():
     (True, -1, dict(host_to_device=3, device_to_host=3, batches=18)),
     (True, 2, dict(host_to_device=3, device_to_host=3, batches=6)),
 ])
-def test_transfer_counts(sink, sink_size, expected):
+def test_transfer_counts(sink, sink_size, expected, device):
     _, model, _ = run(ms.GRAPH_MODE, sink=sink, sink_size=sink_size)
     assert model.transfer_counts.as_dict() == expected
 
@@ -145,7 +145,7 @@ class CountingStep(nn.TrainOneStepCell):
         return super().__call__(*inputs)
 
 
-def test_sink_runs_all_steps_inside_one_call_per_epoch():
+def test_sink_runs_all_steps_inside_one_call_per_epoch(device):
     with in_mode(ms.GRAPH_MODE):
         net = Net()
         step = CountingStep(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
@@ -310,7 +310,7 @@ def step_net():
     return nn.TrainOneStepCell(loss_net, nn.Momentum(net.trainable_params(), 0.1, 0.9))
 
 
-def test_custom_loop_with_sink_returns_one_loss_per_sink():
+def test_custom_loop_with_sink_returns_one_loss_per_sink(device):
     with in_mode(ms.GRAPH_MODE):
         helper = DatasetHelper(make_ds(), dataset_sink_mode=True, sink_size=4, epoch_num=3)
         net = connect_network_with_dataset(step_net(), helper)
@@ -329,7 +329,7 @@ def test_custom_loop_with_sink_returns_one_loss_per_sink():
     assert helper.sink_size() == 4 and len(helper) == 1
 
 
-def test_dataset_helper_without_sink_and_in_pynative():
+def test_dataset_helper_without_sink_and_in_pynative(device):
     helper = DatasetHelper(make_ds(), dataset_sink_mode=False)
     batches = list(helper)
     assert len(batches) == 6 and batches[0][0].shape == (16, 4)
@@ -342,7 +342,7 @@ def test_dataset_helper_without_sink_and_in_pynative():
     assert [len(list(helper)) for _ in range(4)] == [2, 2, 2, 2]
 
 
-def test_connected_network_needs_the_helper_to_send_first():
+def test_connected_network_needs_the_helper_to_send_first(device):
     with in_mode(ms.GRAPH_MODE):
         helper = DatasetHelper(make_ds(), dataset_sink_mode=True)
         net = connect_network_with_dataset(step_net(), helper)

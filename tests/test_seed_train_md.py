@@ -194,9 +194,9 @@ class SeedTrainOneStepCell(nn.Cell):
         return ops.depend(loss, self.optimizer(grads))
 
 
-def test_custom_training_loop_with_dataset_helper(capsys):
+def test_custom_training_loop_with_dataset_helper(capsys, device):
     mslab.set_seed(1)
-    context.set_context(mode=context.GRAPH_MODE, device_target="CPU")
+    context.set_context(mode=context.GRAPH_MODE, device_target="Ascend")  # train.md sinks on a device
     ds_train = create_dataset(ds.digits_path(), 32)
 
     network = LeNet5(10)
@@ -225,9 +225,9 @@ def test_custom_training_loop_with_dataset_helper(capsys):
 
 
 # ---- 数据下沉 (data sinking): Model.train with LossMonitor and sink_size -------------------------------------
-def test_model_train_with_loss_monitor_and_sink_size(capsys):
+def test_model_train_with_loss_monitor_and_sink_size(capsys, device):
     mslab.set_seed(1)
-    context.set_context(mode=context.GRAPH_MODE, device_target="CPU")
+    context.set_context(mode=context.GRAPH_MODE, device_target="Ascend")  # train.md sinks on a device
     ds_train = create_dataset(ds.digits_path(), 32)
 
     network = LeNet5(10)

@@ -75,7 +75,7 @@ def test_context_modes():
     with pytest.raises(ValueError):
         ms.set_context(mode=3)
     with pytest.warns(UserWarning, match="CPU"):
-        import mslab.context as c
+        import mslab.core.context as c
         c._warned_target = False
         ms.set_context(device_target="Ascend")
     ms.set_context(device_target="CPU")

@@ -164,7 +164,7 @@ def test_training_graph_has_forward_backward_and_optimizer():
     assert "TrainOneStepCell" in repr(p) and "0x" not in repr(p)
     lenet = viz.training_graph(lenet_train(), IMG, LABELS)
     updates = [n for n in lenet.view.nodes if n.kind == "optimizer" and n.collapsed]
-    assert len(updates) == 8 and all(n.title.startswith("update ") for n in updates)
+    assert len(updates) == 9 and all(n.title.startswith("update ") for n in updates)  # 8 weights and global_step
     assert "param:moments.fc1.weight" not in {n.key for n in lenet.view.nodes}  # folded into its update
 
 

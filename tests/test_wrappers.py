@@ -86,7 +86,7 @@ def test_trace_shows_forward_backward_and_optimizer_with_one_forward():
     phases = {n.phase for n in g.nodes}
     assert {"forward", "backward", "optimizer"} <= phases
     forward_matmuls = [n for n in g.nodes if n.phase == "forward" and n.op == "MatMul"]
-    assert len(forward_matmuls) == 1  # the network runs twice in construct; CSE merges the copies
+    assert len(forward_matmuls) == 1  # one forward pass gives the loss and the gradients
     text = str(g)
     assert "Assign(%fc.weight" in text and "Assign(%moments.fc.weight" in text
     assert g.nodes[-1].op == "Depend"

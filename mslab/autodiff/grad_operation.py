@@ -57,9 +57,13 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
 
     ``positions``: indices into ``args`` to differentiate; ``weights``: Parameters; ``sens``: the
     output's sensitivity (a Tensor, or a tuple for tuple outputs); default ones of the output's shape.
-    With ``has_aux`` only the first output is differentiated.
+    ``sens`` may also be a function of the output, called once the forward has run (a training step
+    shapes its sens like the loss it has just computed). With ``has_aux`` only the first output is
+    differentiated.
     """
     rec, nodes, out = _record_forward(fn, args)
+    if callable(sens):
+        sens = sens(out)
     leaves, _ = flatten(out)
     if not leaves:
         raise TypeError("GradOperation: the function returned no tensor to differentiate")
@@ -165,6 +169,32 @@ class GradOperation:
 
     def __repr__(self):
         return f"GradOperation(get_all={self.get_all}, get_by_list={self.get_by_list}, sens_param={self.sens_param})"
+
+
+class LossAndGrads:
+    """The gradient rule of a training step: ``LossAndGrads(sens_of)(fn, weights)(*inputs)`` ->
+    ``(loss, weight_grads)`` from ONE recorded forward pass of ``fn``.
+
+    The backward starts from ``sens_of(loss)``, made after the forward. This is what MindSpore's
+    ``loss = network(*inputs); grads = grad(network, weights)(*inputs, sens)`` amounts to: MindSpore
+    runs those two calls of the network as one forward pass (GRAPH mode merges them, PYNATIVE mode
+    reuses the forward it recorded), so BatchNorm's moving statistics advance once and Dropout draws
+    one mask per step.
+    """
+
+    has_aux = False
+
+    def __init__(self, sens_of):
+        self.sens_of = sens_of
+
+    def __call__(self, fn, weights):
+        return GradFunction(self, fn, weights)
+
+    def select(self, args, weights):
+        return args, [], weights, self.sens_of
+
+    def pack(self, out, gin, gw):
+        return out, gw
 
 
 class GradSpec:

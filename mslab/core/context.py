@@ -4,6 +4,9 @@ Mirrors ``mindspore.set_context`` / ``mindspore.get_context``. In MindSpore 2.x 
 PYNATIVE_MODE (eager); GRAPH_MODE compiles a Cell's ``construct`` into a graph before running it.
 mslab always computes on the CPU with numpy; asking for "Ascend" or "GPU" is accepted and noted once.
 ``runtime_num_threads`` is the BLAS thread count (mslab.core.threads chooses it when mslab is imported).
+The target still matters for one thing, as in MindSpore: dataset sink mode. On "CPU" (the default)
+MindSpore cannot sink, so ``Model.train(..., dataset_sink_mode=True)`` trains step by step; on a device
+target mslab simulates the device and its data queue (``model.transfer_counts``).
 """
 import contextlib
 import warnings
@@ -59,11 +62,16 @@ def set_context(**kwargs):
                 raise ValueError(f"set_context: device_target must be one of {_KNOWN_TARGETS}, got {value!r}")
             if value != "CPU" and not _warned_target:
                 _warned_target = True
-                warnings.warn(f"mslab computes on the CPU with numpy; device_target={value!r} is accepted "
-                              "and behaves like 'CPU'.", stacklevel=2)
+                warnings.warn(f"mslab computes on the CPU with numpy; device_target={value!r} is accepted: the "
+                              "numbers are the same, and dataset sink mode runs on a simulated device.", stacklevel=2)
         elif key == threads.KEY:
             value = threads.set_count(value)  # the count in effect: a user's OPENBLAS_NUM_THREADS wins
         _context[key] = value
+
+
+def device_can_sink():
+    """Whether dataset sink mode sinks: only on a device target (MindSpore on "CPU" ignores it)."""
+    return _context["device_target"] != "CPU"
 
 
 def get_context(key):

@@ -275,8 +275,14 @@ class Tensor:
     def mean(self, axis=None, keep_dims=False): return F.reduce_mean(self, () if axis is None else axis, keep_dims)
     def max(self, axis=None, keepdims=False): return F.reduce_max(self, () if axis is None else axis, keepdims)
     def min(self, axis=None, keepdims=False): return F.reduce_min(self, () if axis is None else axis, keepdims)
-    def argmax(self, axis=-1): return F.argmax(self, axis)
-    def argmin(self, axis=-1): return F.argmin(self, axis)
+    # No axis: the index in the flattened tensor, as MindSpore's documentation says and its PYNATIVE mode
+    # does (observed on 2.10: GRAPH mode there uses the last axis instead; mslab follows PYNATIVE in both).
+    # Observed dtypes: argmax Int64, argmin Int32; keepdims is ignored without an axis.
+    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims and axis is not None)
+
+    def argmin(self, axis=None, keepdims=False):
+        return F.cast(F.argmin(self, axis, keepdims and axis is not None), mstype.int32)
+
     def abs(self): return F.abs(self)
     def exp(self): return F.exp(self)
     def log(self): return F.log(self)

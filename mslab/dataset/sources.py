@@ -134,6 +134,9 @@ class GeneratorDataset(Dataset):
             raise ValueError(f"{self.op_name}: give shuffle or sampler, not both (the sampler sets the order)")
         if schema is not None and column_names is None:
             column_names = getattr(schema, "column_names", None)
+        if column_names is None and schema is None:
+            # MindSpore's own message (its parameter is spelled column_names)
+            raise ValueError("Neither columns_names nor schema are provided.")
         self.column_names = _as_list(column_names, self.op_name)
         self.column_types = list(column_types) if column_types is not None else None
         if self.column_types is not None and self.column_names is not None \

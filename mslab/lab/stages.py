@@ -7,21 +7,18 @@ session (``stepping``) and its views use these functions; they compute nothing t
 """
 from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
 
-FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
-    "forward", "sens", "grad forward", "backward", "grad reduce", "optimizer", "return")
-STAGES = (FORWARD_S, SENS, GRAD_FORWARD, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN)
+FORWARD_S, SENS, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
+    "forward", "sens", "backward", "grad reduce", "optimizer", "return")
+STAGES = (FORWARD_S, SENS, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN)
 
 # Plain text: the widget shows these as they are (no markdown), so code names carry no backticks.
 EXPLAIN = {
     FORWARD_S: "Forward: the network runs on the batch and the loss function turns its output into one number, "
-               "the loss. This is loss = self.network(*inputs) in TrainOneStepCell.construct.",
+               "the loss. This is loss = self.network(*inputs) in MindSpore's TrainOneStepCell.construct; its second "
+               "call of the network, inside GradOperation, is the same forward pass, so it runs once.",
     SENS: "Sens: backpropagation needs a starting gradient, d(loss)/d(loss). TrainOneStepCell fills a tensor "
           "shaped like the loss with sens (1.0 unless you set it): F.fill(loss.dtype, loss.shape, self.sens). "
-          "It plays the part of PyTorch's loss.backward(gradient). The IR text lists this Fill as a forward node "
-          "(it is computed from the loss, before any gradient); the step-through names the stage after its role.",
-    GRAD_FORWARD: "Forward again: in PYNATIVE mode GradOperation runs the network a second time while a tape records "
-                  "each operation (PyTorch's grad_fn chain). In GRAPH mode the compiler shares the first forward "
-                  "instead, so this stage does not exist there.",
+          "It plays the part of PyTorch's loss.backward(gradient).",
     BACKWARD_S: "Backward: the chain rule, applied node by node from the loss back to the weights. Each backward "
                 "node was generated from the bprop rule of one forward node; together they give d(loss)/d(weight) "
                 "for every trainable weight.",
@@ -140,8 +137,8 @@ def stage_of(graph):
     * forward nodes the loss depends on -> "forward";
     * other nodes before the loss is computed -> "forward" (PYNATIVE: the condition of an ``if`` that ran);
     * other non-backward nodes before the first backward node: at the top scope (TrainOneStepCell's own
-      construct, such as the ``Fill`` that makes sens) -> "sens"; inside the network (PYNATIVE: the
-      forward GradOperation records again) -> "grad forward";
+      construct, such as the ``Fill`` that makes sens) -> "sens"; inside the network (side effects of
+      the forward the loss does not read, such as BatchNorm's moving statistics) -> "forward";
     * non-backward, non-optimizer nodes between the first backward and the first optimizer node
       (``grad_reducer``) -> "grad reduce"; such nodes after the first optimizer node (``Depend``) -> "return".
 
@@ -166,7 +163,7 @@ def stage_of(graph):
         elif n in loss_cone or i < loss_at:
             s = FORWARD_S
         elif i < first_bw:
-            s = SENS if not n.scope else GRAD_FORWARD
+            s = SENS if not n.scope else FORWARD_S
         elif i < first_opt:
             s = GRAD_REDUCE
         else:

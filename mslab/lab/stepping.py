@@ -43,7 +43,6 @@ from mslab.lab.stages import (  # noqa: F401  (re-exported: the stage names belo
     EMPTY,
     EXPLAIN,
     FORWARD_S,
-    GRAD_FORWARD,
     GRAD_REDUCE,
     OPTIMIZER_S,
     RETURN,
@@ -312,7 +311,7 @@ class TrainStepSession(ValueSource):
                 if w is v.handle:
                     return self.value(g) if g is not None else None
             return None
-        if v.kind == "node" and self.stage_map.get(v.node) in (FORWARD_S, GRAD_FORWARD):
+        if v.kind == "node" and self.stage_map.get(v.node) == FORWARD_S:
             g = output_gradient_value(self.graph, v.node, self.stage_map)
             return self.value(g) if g is not None else None
         return None

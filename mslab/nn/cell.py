@@ -17,7 +17,7 @@ from mslab.core.tensor import Parameter, ParameterTuple
 from mslab.runtime import compiled
 from mslab.runtime.cell_call import call_cell
 
-_REGISTRIES = ("_params", "_cells", "_param_tuples")
+_REGISTRIES = ("_params", "_cells", "_param_tuples", "_own")
 
 
 class Cell:
@@ -30,6 +30,7 @@ class Cell:
         d["_params"] = OrderedDict()
         d["_cells"] = OrderedDict()
         d["_param_tuples"] = OrderedDict()
+        d["_own"] = OrderedDict()  # own Parameters and ParameterTuples in assignment order (MindSpore's walk)
         d["_auto_prefix"] = auto_prefix
         d["training"] = False
         d["requires_grad"] = False
@@ -50,6 +51,7 @@ class Cell:
                 value._name = name
                 value._auto_named = False
             d["_params"][name] = value
+            d["_own"][name] = value
         elif isinstance(value, Cell):
             self._registries_ready()
             self._forget(name)
@@ -64,6 +66,7 @@ class Cell:
             self._registries_ready()
             self._forget(name)
             d["_param_tuples"][name] = value
+            d["_own"][name] = value
         else:
             if "_params" in d:
                 self._forget(name)
@@ -118,7 +121,8 @@ class Cell:
 
     # ---- walking ------------------------------------------------------------------------------
     def parameters_and_names(self, name_prefix="", expand=True):
-        """``(name, Parameter)`` pairs: own parameters first, then children in assignment order, depth first.
+        """``(name, Parameter)`` pairs: own Parameters and ParameterTuples first, in the order they were
+        assigned (as MindSpore), then children in assignment order, depth first.
 
         Each Parameter appears once even if several Cells hold it.
         """
@@ -129,10 +133,8 @@ class Cell:
                 yield name, p
 
     def _walk_params(self, prefix, expand):
-        for p in self._params.values():
-            yield p.name, p
-        for tup in self._param_tuples.values():
-            for p in tup:
+        for own in self._own.values():  # in assignment order: an optimizer's global_step, lr, weights, state
+            for p in (own,) if isinstance(own, Parameter) else own:
                 yield p.name, p
         if expand:
             for c in self._cells.values():
@@ -216,11 +218,13 @@ class Cell:
         return ""
 
     def __repr__(self):
-        head = f"{type(self).__name__}({self.extend_repr()}"
+        extra = self.extend_repr()
         children = [(k, v) for k, v in self._cells.items() if v is not None]
         if not children:
-            return head + ")"
-        lines = [head]
+            return f"{type(self).__name__}({extra})"
+        lines = [f"{type(self).__name__}("]
+        if extra:  # with children, MindSpore puts the settings on a line of their own
+            lines.append("  " + extra.replace("\n", "\n  "))
         for name, c in children:
             inner = repr(c).replace("\n", "\n  ")
             lines.append(f"  ({name}): {inner}")

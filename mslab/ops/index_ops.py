@@ -82,8 +82,9 @@ def _slice_part(v):
     return int(v)  # a symbolic Tensor raises GraphModeError here: slice bounds must be constants
 
 
-def _int_index_tensor(item):
-    """An integer index Tensor from a Tensor / list / numpy array; a 1-D boolean mask becomes positions."""
+def _int_index_tensors(item):
+    """Integer index Tensors from a Tensor / list / numpy array: one, or for a boolean mask of rank k the
+    k position arrays of its True entries (``np.nonzero``), which index exactly as the mask does in numpy."""
     if isinstance(item, Tensor):
         if item._np_dtype == np.bool_:
             if item.is_symbolic:
@@ -94,17 +95,17 @@ def _int_index_tensor(item):
         else:
             if item._np_dtype.kind not in "iu":
                 raise TypeError(f"a tensor used as an index must be integer or bool, got {item.dtype}")
-            return item
+            return [item]
     arr = np.asarray(item)
     if arr.size == 0:
         arr = arr.astype(np.int64)
     if arr.dtype == np.bool_:
-        if arr.ndim != 1:
-            raise TypeError("only 1-D boolean masks are supported as an index")
-        arr = np.flatnonzero(arr)
+        if arr.ndim == 0:
+            raise TypeError("a 0-d boolean mask is not a valid tensor index; use a mask with one entry per element")
+        return [Tensor._wrap(a.astype(np.int64)) for a in np.nonzero(arr)]
     if arr.dtype.kind not in "iu":
         raise TypeError(f"an index list must hold integers or bools, got {arr.dtype}")
-    return Tensor._wrap(arr.astype(np.int64))
+    return [Tensor._wrap(arr.astype(np.int64))]
 
 
 def normalize_index(index):
@@ -122,8 +123,9 @@ def normalize_index(index):
         elif isinstance(i, slice):
             items.append(_Slice(slice(_slice_part(i.start), _slice_part(i.stop), _slice_part(i.step))))
         elif isinstance(i, (Tensor, list, np.ndarray)):
-            tensors.append(_int_index_tensor(i))
-            items.append(TENSOR_INDEX)
+            found = _int_index_tensors(i)
+            tensors.extend(found)
+            items.extend([TENSOR_INDEX] * len(found))
         else:
             raise TypeError(f"unsupported index {i!r} of type {type(i).__name__}: use ints, slices, None, ..., "
                             f"or integer tensors / lists")

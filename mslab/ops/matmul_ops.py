@@ -86,7 +86,17 @@ class BatchMatMul(Primitive):
 
 # ---- functional forms ---------------------------------------------------------------------------------
 def matmul(x, y, transpose_a=False, transpose_b=False):
-    """op(x) @ op(y) for 2-D tensors; higher ranks use batch_matmul."""
+    """op(x) @ op(y) for 2-D tensors; higher ranks use batch_matmul.
+
+    A 1-D operand follows numpy (as ``ops.matmul`` and ``@`` do in MindSpore): a vector on the left is
+    a row, on the right a column, and that axis is dropped from the result (vector @ vector is 0-d).
+    """
+    if len(x.shape) == 1 or len(y.shape) == 1:
+        row, col = len(x.shape) == 1, len(y.shape) == 1
+        out = matmul(F.expand_dims(x, 0) if row else x, F.expand_dims(y, -1) if col else y, transpose_a, transpose_b)
+        if col:
+            out = F.squeeze(out, (-1,))
+        return F.squeeze(out, (-1 if col else -2,)) if row else out
     if len(x.shape) > 2 or len(y.shape) > 2:
         return instance(BatchMatMul, transpose_a, transpose_b)(x, y)
     return instance(MatMul, transpose_a, transpose_b)(x, y)

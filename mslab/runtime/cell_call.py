@@ -26,17 +26,19 @@ def _check_inputs(cell, args):
 
 
 def _run_construct(cell, args, kwargs):
+    # Nothing may raise between the push and the ``try`` below: a Cell left on ``state.cells`` would
+    # put itself into the scope of every later node (a RecursionError can strike anywhere).
     state.cells.append(cell)
-    phase = getattr(cell, "_graph_phase", None)
-    # While tracing, construct runs as the graph front end converted it (control flow on tensors -> nodes),
-    # and the graph notes that it depends on this Cell (its training flag and attributes).
-    tracer = state.tracer
-    if tracer is None:
-        construct = cell.construct
-    else:
-        construct = graph_syntax.converted(cell.construct)
-        tracer.note_cell(cell)
     try:
+        phase = getattr(cell, "_graph_phase", None)
+        # While tracing, construct runs as the front end converted it (control flow on tensors -> nodes),
+        # and the graph notes that it depends on this Cell (its training flag and attributes).
+        tracer = state.tracer
+        if tracer is None:
+            construct = cell.construct
+        else:
+            construct = graph_syntax.converted(cell.construct)
+            tracer.note_cell(cell)
         if phase is None:
             return construct(*args, **kwargs)
         recorders = [state.tracer] if state.tracer is not None else list(state.tapes)

@@ -23,11 +23,15 @@ mslab has no device, so it simulates one and counts the exchanges in ``transfer_
 
 In PYNATIVE mode there is no compiled program to sink; the helper yields real batches (``sink_size`` of
 them per pass, or the dataset size) and ``connect_network_with_dataset`` returns the network unchanged.
+
+All of this needs a device: with ``device_target="CPU"`` (the default) MindSpore cannot sink, and
+``DatasetHelper(dataset, dataset_sink_mode=True)`` raises RuntimeError with MindSpore's message; set
+``set_context(device_target="Ascend")`` to use the simulated device, as seed train.md does.
 """
 from collections import deque
 from dataclasses import dataclass
 
-from mslab.core.context import is_graph_mode
+from mslab.core.context import device_can_sink, is_graph_mode
 from mslab.core.tensor import Tensor
 from mslab.nn.cell import Cell
 
@@ -117,6 +121,14 @@ class _HostFeed:
                          "every row?)")
 
 
+# MindSpore 2.10's messages on a CPU (observed), with what to do in mslab
+_HINT = " (mslab: set_context(device_target=\"Ascend\") runs sink mode on a simulated device)"
+_CPU_SINK_GRAPH = ("Currently dataset sink mode is not supported when the device target is CPU, please set "
+                   "dataset_sink_mode to False in Model.train()" + _HINT)
+_CPU_SINK_PYNATIVE = ("Unsupported op [InitDataSetQueue] on CPU, Please confirm whether the device target setting "
+                      "is correct, or refer to 'mindspore.ops' to query the operator support list." + _HINT)
+
+
 def _check_sink_size(sink_size):
     if isinstance(sink_size, bool) or not isinstance(sink_size, int) or (sink_size <= 0 and sink_size != -1):
         raise ValueError(f"sink_size must be -1 (the whole dataset) or a positive int, got {sink_size!r}")
@@ -135,6 +147,8 @@ class DatasetHelper:
     def __init__(self, dataset, dataset_sink_mode=True, sink_size=-1, epoch_num=1):
         if not hasattr(dataset, "create_tuple_iterator"):
             raise TypeError(f"DatasetHelper: dataset must be an mslab.dataset dataset, got {type(dataset).__name__}")
+        if dataset_sink_mode and not device_can_sink():
+            raise RuntimeError(_CPU_SINK_GRAPH if is_graph_mode() else _CPU_SINK_PYNATIVE)
         self.dataset = dataset
         self.dataset_sink_mode = bool(dataset_sink_mode)
         self._sink_size = _check_sink_size(sink_size)

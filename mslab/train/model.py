@@ -13,20 +13,32 @@ mode each epoch sinks ``sink_size`` steps (the whole dataset when -1) to the sim
 them in one go (seed train.md): the step callbacks fire once per epoch, ``cur_step_num`` jumps by the
 sink size and ``net_outputs`` is the last step's loss. ``model.transfer_counts`` then shows why this
 matters: how often host and device exchanged data. In PYNATIVE mode sinking falls back to no sink.
+Sinking needs a device: with ``device_target="CPU"`` (the default) MindSpore ignores
+``dataset_sink_mode`` and ``sink_size`` and trains step by step over the whole dataset, and so does
+mslab; ``set_context(device_target="Ascend")`` gives the simulated device.
 """
 import math
 import warnings
 
-from mslab.core.context import is_graph_mode
+import numpy as np
+
+from mslab.core.context import device_can_sink, is_graph_mode
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
 from mslab.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
 from mslab.train.callback._callback import CallbackManager, CallbackParams, RunContext, handle_loss
 from mslab.train.callback._loss_monitor import LossMonitor
+from mslab.train.callback._time_monitor import TimeMonitor
 from mslab.train.dataset_helper import DatasetHelper, TransferCounts, connect_network_with_dataset
 from mslab.train.metrics import Loss, get_metrics
 
 _AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
+# fit's validation runs the user's callbacks, not these (MindSpore: mindspore.train.callback.__all__),
+# except TimeMonitor
+_BUILTIN_CALLBACKS = frozenset(("Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
+                                "LearningRateScheduler", "EarlyStopping", "History", "ProgressBar",
+                                "ReduceLROnPlateau", "LambdaCallback", "SummaryCollector", "OnRequestExit",
+                                "BackupAndRestore", "TFTRegister"))
 
 
 def _positive_int(name, value):
@@ -140,10 +152,17 @@ class Model:
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
-        """Train, and evaluate on ``valid_dataset`` every ``valid_frequency`` epochs (results in
-        ``cb_params.metrics`` / ``eval_results``, printed by LossMonitor)."""
+        """Train, and evaluate on ``valid_dataset`` after every epoch that ``valid_frequency`` divides (or
+        that is in it, for a list).
+
+        As in MindSpore, the evaluation runs your own callbacks' ``on_eval_*`` hooks (of the built-in
+        callbacks only TimeMonitor's) with ``cb_params.mode == "eval"``; then ``cb_params.metrics`` holds
+        the metrics and ``cb_params.eval_results`` the metrics plus ``eval_loss``, which MindSpore 2.10
+        fills with the loss of the *last* validation batch (observed; mslab reports the same).
+        """
         if valid_dataset is not None and not self._metric_fns:
-            raise ValueError("Model.fit: evaluating valid_dataset needs metrics (Model(..., metrics={'acc'}))")
+            raise ValueError("For 'Model.fit', if valid_dataset is not None, the model argument 'metrics' can not "
+                             "beNone or empty, you should set the argument 'metrics' for model.")
         valid = (valid_dataset, valid_frequency, valid_dataset_sink_mode) if valid_dataset is not None else None
         self._run_training(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch, valid)
 
@@ -157,6 +176,9 @@ class Model:
         if not hasattr(train_dataset, "get_dataset_size"):
             raise TypeError(f"Model.train: train_dataset must be an mslab.dataset dataset, got "
                             f"{type(train_dataset).__name__}")
+        self._check_reuse_dataset(train_dataset)
+        if not device_can_sink():  # MindSpore on a CPU ignores sink mode (it logs this at INFO level only)
+            dataset_sink_mode, sink_size = False, -1
         sink = bool(dataset_sink_mode) and is_graph_mode()
         if dataset_sink_mode and not sink:
             warnings.warn("Model.train: dataset sink mode needs GRAPH mode (a compiled program to run on the "
@@ -191,6 +213,15 @@ class Model:
                 self._train_sink(epoch, helper, cb_params, manager, initial_epoch, valid)
             else:
                 self._train_steps(epoch, helper, cb_params, manager, initial_epoch, valid)
+
+    def _check_reuse_dataset(self, dataset):
+        """A dataset object trains one Model (again and again); MindSpore refuses it to a second Model."""
+        owner = getattr(dataset, "_trained_by_model", None)
+        if owner is None:
+            dataset._trained_by_model = hash(self)
+        elif owner != hash(self):
+            raise RuntimeError("The dataset object had been used in other model by model.train(...), "
+                               "please create a new dataset.")
 
     def _train_steps(self, epoch, helper, cb_params, manager, initial_epoch, valid):
         """The loop without sink: every step goes host -> device -> host, and the callbacks see it."""
@@ -249,17 +280,26 @@ class Model:
 
     def _epoch_end(self, cb_params, manager, run_context, valid):
         if valid is not None:
-            dataset, frequency, valid_sink = valid
+            dataset, frequency, _ = valid  # validation never sinks on CPU (MindSpore falls back too)
             epoch = cb_params.cur_epoch_num
-            if epoch % frequency == 0 or epoch == cb_params.epoch_num:
-                counts = self.transfer_counts
-                results = self.eval(dataset, dataset_sink_mode=valid_sink)
-                self.transfer_counts = counts
-                self._train_network.set_train(True)
-                cb_params.eval_results = dict(results)
-                cb_params.metrics = dict(results)
+            if epoch % frequency == 0 if isinstance(frequency, int) else epoch in frequency:
+                self._eval_in_fit(dataset, manager, cb_params)
         manager.on_train_epoch_end(run_context)
-        cb_params.pop("metrics", None)
+        cb_params.pop("metrics", None)  # MindSpore: the next epoch's callbacks no longer see them
+        cb_params.pop("eval_results", None)
+
+    def _eval_in_fit(self, dataset, manager, cb_params):
+        """Evaluate inside fit with the training's cb_params, then put its training fields back."""
+        saved = {k: cb_params.get(k) for k in ("mode", "cur_step_num", "batch_num", "dataset_sink_mode", "net_outputs")}
+        counts = self.transfer_counts
+        eval_callbacks = [cb for cb in manager.callbacks
+                          if type(cb).__name__ not in _BUILTIN_CALLBACKS or isinstance(cb, TimeMonitor)]
+        self._set_eval_params(cb_params, dataset, sink=False)
+        with CallbackManager(eval_callbacks) as eval_manager:
+            self._eval_process(dataset, eval_manager, cb_params, add_eval_loss=True)
+        self.transfer_counts = counts
+        self._train_network.set_train(True)
+        cb_params.update(saved)
 
     def _check_inputs(self, inputs):
         if self._loss_fn is not None and len(inputs) != 2:
@@ -286,16 +326,25 @@ class Model:
         if not hasattr(valid_dataset, "get_dataset_size"):
             raise TypeError(f"Model.eval: valid_dataset must be an mslab.dataset dataset, got "
                             f"{type(valid_dataset).__name__}")
-        sink = bool(dataset_sink_mode) and is_graph_mode()
+        sink = bool(dataset_sink_mode) and is_graph_mode() and device_can_sink()
         cb_params = CallbackParams()
+        self._set_eval_params(cb_params, valid_dataset, sink)
+        cb_params.net_outputs = None
+        manager = CallbackManager(callbacks)
+        with manager:
+            return self._eval_process(valid_dataset, manager, cb_params)
+
+    def _set_eval_params(self, cb_params, dataset, sink):
+        """The cb_params fields an evaluation sets (a fresh one, or fit's training params)."""
         cb_params.eval_network = self._eval_network
-        cb_params.valid_dataset = valid_dataset
-        cb_params.batch_num = valid_dataset.get_dataset_size()
+        cb_params.valid_dataset = dataset
+        cb_params.batch_num = dataset.get_dataset_size()
         cb_params.mode = "eval"
         cb_params.cur_step_num = 0
         cb_params.dataset_sink_mode = sink
-        cb_params.net_outputs = None
-        manager = CallbackManager(callbacks)
+
+    def _eval_process(self, valid_dataset, manager, cb_params, add_eval_loss=False):
+        """The evaluation loop; ``add_eval_loss`` (inside fit) adds ``eval_results['eval_loss']``."""
         cb_params.list_callback = manager
         run_context = RunContext(cb_params)
         for metric in self._metric_fns.values():
@@ -304,22 +353,30 @@ class Model:
         # eval never loops on the device: each step's outputs feed the metrics on the host
         helper = DatasetHelper(valid_dataset, dataset_sink_mode=False)
         self.transfer_counts = helper.transfer_counts
-        with manager:
-            manager.on_eval_begin(run_context)
-            manager.on_eval_epoch_begin(run_context)
-            for inputs in helper:
-                cb_params.cur_step_num += 1
-                manager.on_eval_step_begin(run_context)
-                outputs = self._eval_network(*inputs)
-                helper.transfer_counts.device_to_host += 1
-                cb_params.net_outputs = outputs
-                manager.on_eval_step_end(run_context)
-                self._update_metrics(outputs)
-            metrics = {name: m.eval() for name, m in self._metric_fns.items()}
-            cb_params.eval_results = dict(metrics)
-            manager.on_eval_epoch_end(run_context)
-            cb_params.metrics = metrics
-            manager.on_eval_end(run_context)
+        last_loss = None
+        manager.on_eval_begin(run_context)
+        manager.on_eval_epoch_begin(run_context)
+        for inputs in helper:
+            cb_params.cur_step_num += 1
+            cb_params.eval_dataset_element = inputs
+            manager.on_eval_step_begin(run_context)
+            outputs = self._eval_network(*inputs)
+            helper.transfer_counts.device_to_host += 1
+            cb_params.net_outputs = outputs
+            manager.on_eval_step_end(run_context)
+            self._update_metrics(outputs)
+            last_loss = handle_loss(outputs[self._eval_indexes[0]] if self._eval_indexes else outputs)
+            if run_context.get_stop_requested():
+                break
+        manager.on_eval_epoch_end(run_context)
+        metrics = {name: m.eval() for name, m in self._metric_fns.items()}
+        cb_params.metrics = metrics
+        cb_params.eval_results = dict(metrics)
+        if add_eval_loss:
+            # MindSpore 2.10 builds a fresh Loss metric for every batch, so eval_loss is the last batch's
+            # loss (observed), not the mean over the validation set
+            cb_params.eval_results["eval_loss"] = np.float64(last_loss)
+        manager.on_eval_end(run_context)
         return metrics
 
     def _update_metrics(self, outputs):

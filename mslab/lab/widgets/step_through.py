@@ -4,7 +4,7 @@
     st                                         # Next stage / Previous / Run to end / Next node buttons
     st.next_stage(); st.values["loss"]         # the same, from Python
 
-The stages (forward, sens, backward, grad reduce, optimizer, return; plus PYNATIVE's second forward)
+The stages (forward, sens, backward, grad reduce, optimizer, return; the same in both modes)
 are derived from the graph by ``mslab.lab.stepping.TrainStepSession``, which also does the running:
 GRAPH mode steps the compiled graph with ``Executor.steps`` (the weights really change when the
 optimizer stage runs), PYNATIVE mode walks the tape recorded around one real call. This widget only

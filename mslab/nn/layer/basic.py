@@ -22,7 +22,7 @@ def _init_repr(init):
         return f"Tensor(shape={list(init.shape)})"
     if isinstance(init, Initializer):
         return type(init).__name__
-    return repr(init) if isinstance(init, str) else str(init)
+    return str(init)  # a name prints bare, as MindSpore's repr does: weight_init=ones
 
 
 def _make_activation(activation, cls_name):

@@ -5,10 +5,10 @@ variance, and the moving statistics are updated in place:
 
     moving = momentum * moving + (1 - momentum) * batch_statistic
 
-where the variance fed to ``moving_variance`` is the unbiased one, ``var * n / (n - 1)`` for ``n``
-values per channel, as MindSpore does (docs/mindspore_observed/fidelity.md, section 1).
-
-with ``ops.assign`` (a side effect kept in GRAPH mode too). In eval the moving statistics are used.
+with ``ops.assign`` (a side effect kept in GRAPH mode too). As in MindSpore, the moving variance takes
+the *unbiased* batch variance (times N / (N - 1), N values per channel), and the parameters are created
+moving statistics first: ``moving_mean, moving_variance, gamma, beta`` (named ``mean`` and ``variance``
+until a parent Cell names them by attribute path). In eval the moving statistics are used.
 Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
 from mslab.core.tensor import Parameter, initializer
@@ -40,12 +40,12 @@ class _BatchNorm(Cell):
         self.affine = affine
         self.use_batch_statistics = use_batch_statistics
         kw = {} if dtype is None else {"dtype": dtype}
+        self.moving_mean = Parameter(initializer(moving_mean_init, num_features, **kw), name="mean",
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer(moving_var_init, num_features, **kw), name="variance",
+                                         requires_grad=False)
         self.gamma = Parameter(initializer(gamma_init, num_features, **kw), name="gamma", requires_grad=affine)
         self.beta = Parameter(initializer(beta_init, num_features, **kw), name="beta", requires_grad=affine)
-        self.moving_mean = Parameter(initializer(moving_mean_init, num_features, **kw), name="moving_mean",
-                                     requires_grad=False)
-        self.moving_variance = Parameter(initializer(moving_var_init, num_features, **kw), name="moving_variance",
-                                         requires_grad=False)
 
     def construct(self, x):
         shape = tuple(x.shape)
@@ -69,12 +69,11 @@ class _BatchNorm(Cell):
             m = self.momentum
             # Assign has no gradient, so the update adds nothing to the backward pass
             batch_mean = F.reshape(mean, (self.num_features,))
-            n = 1
-            for a in axes:
-                n *= shape[a]
+            n = x.size // self.num_features  # values per channel
             batch_var = F.reshape(var, (self.num_features,))
-            if n > 1:
-                batch_var = F.mul(batch_var, n / (n - 1))  # unbiased, as MindSpore's moving_variance
+            # the unbiased estimate feeds the moving variance; with one value per channel it is 0/0, and
+            # MindSpore's moving variance becomes nan (observed on 2.10 CPU), so it does here too
+            batch_var = F.mul(batch_var, n / (n - 1) if n > 1 else float("nan"))
             new_mean = F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1.0 - m))
             new_var = F.add(F.mul(self.moving_variance, m), F.mul(batch_var, 1.0 - m))
             y = F.depend(y, (F.assign(self.moving_mean, new_mean), F.assign(self.moving_variance, new_var)))

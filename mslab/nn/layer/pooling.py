@@ -14,6 +14,7 @@ class _Pool2d(Cell):
         name = type(self).__name__
         self.kernel_size = _pair(kernel_size, "kernel_size", name)
         self.stride = _pair(stride, "stride", name)
+        self._given = (kernel_size, stride)  # the repr shows them as given (``kernel_size=2``), as MindSpore
         if not isinstance(pad_mode, str) or pad_mode.upper() not in ("VALID", "SAME", "PAD"):
             raise ValueError(f"For '{name}', pad_mode must be 'valid', 'same' or 'pad', got {pad_mode!r}")
         self.pad_mode = pad_mode.upper()
@@ -32,7 +33,8 @@ class _Pool2d(Cell):
         return type(self)._fn(x, self.kernel_size, self.stride, padding=self.padding, pad_mode=pad_mode)
 
     def extend_repr(self):
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+        kernel_size, stride = self._given
+        return f"kernel_size={kernel_size}, stride={stride}, pad_mode={self.pad_mode}"
 
 
 class MaxPool2d(_Pool2d):

@@ -88,9 +88,6 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             x = F.softmax_cross_entropy(logits, labels)
         return self.get_loss(x)
 
-    def extend_repr(self):
-        return f"sparse={self.sparse}, reduction={self.reduction}"
-
 
 class BCEWithLogitsLoss(LossBase):
     """Binary cross entropy of sigmoid(logits) against labels in [0, 1], computed stably.
@@ -108,12 +105,16 @@ class BCEWithLogitsLoss(LossBase):
     def construct(self, logits, labels):
         _check_same_shape(type(self).__name__, logits, labels)
         x, y = logits, labels
-        softplus_neg_abs = F.log(F.add(F.exp(F.neg(F.abs(x))), 1.0))  # log(1 + exp(-|x|)), never overflows
+        abs_x = F.abs(x)
+        softplus_neg_abs = F.log(F.add(F.exp(F.neg(abs_x)), 1.0))  # log(1 + exp(-|x|)), never overflows
+        # max(x, 0) written as (x + |x|) / 2: the same numbers, and at x == 0 its gradient is 1/2, so the
+        # whole gradient is sigmoid(x) - y there too (relu's gradient at 0 is 0, which would give -y)
         if self.pos_weight is None:
-            loss = F.add(F.sub(F.relu(x), F.mul(x, y)), softplus_neg_abs)
+            loss = F.add(F.sub(F.mul(F.add(x, abs_x), 0.5), F.mul(x, y)), softplus_neg_abs)
         else:
             log_weight = F.add(F.mul(F.sub(self.pos_weight, 1.0), y), 1.0)
-            loss = F.add(F.mul(F.sub(1.0, y), x), F.mul(log_weight, F.add(softplus_neg_abs, F.relu(F.neg(x)))))
+            max_neg_x = F.mul(F.sub(abs_x, x), 0.5)  # max(-x, 0)
+            loss = F.add(F.mul(F.sub(1.0, y), x), F.mul(log_weight, F.add(softplus_neg_abs, max_neg_x)))
         if self.weight is not None:
             loss = F.mul(loss, self.weight)
         return self.get_loss(loss)

@@ -9,18 +9,24 @@ parameters with ``ops.assign``. Because the update is written with mslab ops:
 
 Before the update, every optimizer prepares the gradients the same way (as MindSpore does)::
 
-    g = g + weight_decay * w        # skipped for names containing "beta" or "gamma" (LayerNorm, BatchNorm)
+    g = g + weight_decay * w        # ungrouped: skipped for names containing "beta" or "gamma";
+                                    # a group's weight_decay applies to every parameter of the group
     g = g * (1 / loss_scale)        # undo a static loss scale
 
-The learning rate may be a float, a list (``lr = list[global_step]``), a Tensor (0-d: fixed, 1-d: a
-list) or a ``LearningRateSchedule`` Cell called with the step. ``global_step`` is a Parameter that
-the optimizer increases with ``assign`` each call when the rate changes with the step.
+The learning rate may be a float, a list (``lr = list[global_step]``; a step past its end raises), a
+Tensor (0-d: fixed, 1-d: a list) or a ``LearningRateSchedule`` Cell called with the step. ``global_step``
+(created first, then ``learning_rate``, as in MindSpore) is a Parameter the optimizer increases by one
+every call; ``get_lr()`` only reads it.
+
+A call's writes land together or not at all: if anything raises during the update (in PYNATIVE mode,
+or while a GRAPH-mode training step runs), every weight and state is put back as it was.
 """
 import contextlib
 
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core import state
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
@@ -59,6 +65,44 @@ def clone_state(params, prefix, init="zeros"):
     return out
 
 
+_guarded = []  # the all_or_nothing blocks running now (an inner one inside a guarded step copies nothing)
+
+
+@contextlib.contextmanager
+def all_or_nothing(params):
+    """Run the block; if it raises (even KeyboardInterrupt), write ``params`` back as they were before it."""
+    if _guarded:  # a whole training step is already guarded (TrainOneStepCell): its snapshot covers this
+        yield
+        return
+    saved = [(p, p.asnumpy()) for p in params]  # asnumpy copies
+    _guarded.append(True)
+    try:
+        yield
+    except BaseException:
+        for p, arr in saved:
+            np.copyto(p._data, arr)  # in place: compiled graphs hold the Parameter's array
+        raise
+    finally:
+        _guarded.pop()
+
+
+def check_unique(owner, params, grouped):
+    """Refuse the same Parameter twice, or two Parameters with one name, with MindSpore's errors."""
+    seen = {}
+    for p in params:
+        other = seen.get(p.name)
+        if other is None:
+            seen[p.name] = p
+        elif other is p and grouped:
+            raise RuntimeError(f"For '{owner}', the {p.name} parameter already exists, it does not support "
+                               f"repeated setting. Please check whether the optimizer parameter has been set "
+                               f"multiple times.")
+        else:
+            what = "the same Parameter is given twice" if other is p else "two Parameters share this name"
+            raise ValueError(f"{owner}: {what}: its name '{p.name}' already exists. Please set a unique name "
+                             f"for the parameter.")
+
+
 class _LearningRate:
     """One learning rate: fixed, a per-step list, or a schedule Cell (what ``get_lr`` reads)."""
 
@@ -84,6 +128,14 @@ class _LearningRate:
         _check_number("learning_rate", lr, owner=type(owner).__name__)
         self.kind = "fixed"
         self.value = state_param(lr, name)
+
+    def check_step(self, owner, step):
+        """A list's rate for ``step`` must exist: MindSpore's Gather fails past the end, so does mslab."""
+        if self.kind == "list" and step >= self.value.shape[0]:
+            n = self.value.shape[0]
+            raise RuntimeError(f"{owner}: the learning-rate list has {n} entries and step {step} is past its end "
+                               f"(MindSpore: For 'Gather', the 'input_indices' should be in the range [0, {n}), "
+                               f"but got {step})")
 
     def current(self, global_step):
         """The rate for this step, a 0-d float32 tensor."""
@@ -138,8 +190,9 @@ class Optimizer(Cell):
                 else:
                     lr = None
                 for p in gp:
+                    _default_decay_filter(p)  # only for its check that p is a Parameter
                     params.append(p)
-                    decays.append(wd if _default_decay_filter(p) else 0.0)
+                    decays.append(wd)  # MindSpore: a group's weight_decay applies to all of the group
                     lrs.append(lr)
             if order is not None:
                 where = {id(p): i for i, p in enumerate(params)}
@@ -153,7 +206,10 @@ class Optimizer(Cell):
         for i, p in enumerate(params):
             if not isinstance(p, Parameter):
                 raise TypeError(f"{owner}: parameter {i} is a {type(p).__name__}, not a Parameter")
-        self.parameters = ParameterTuple(params)
+        check_unique(owner, params, self.is_group)
+        # global_step, then learning_rate, then the weights, then (in subclasses) their state: MindSpore's
+        # order in get_parameters() and checkpoints
+        self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step", requires_grad=False)
         self.weight_decay = weight_decay
         self.decay_flags = tuple(d > 0 for d in decays)
         self._decays = tuple(decays)
@@ -162,8 +218,8 @@ class Optimizer(Cell):
         self._group_lrs = [lr if lr is not None else self._base_lr for lr in lrs]
         for k, lr in enumerate({id(x): x for x in self._group_lrs if x is not self._base_lr}.values()):
             setattr(self, f"_group_lr_holder_{k}", lr.value)  # register group rates (Parameters/Cells)
+        self.parameters = ParameterTuple(params)
         self.dynamic_lr = any(lr.dynamic for lr in self._group_lrs)
-        self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step", requires_grad=False)
         self.__dict__["_skip_cond"] = None
 
     # ---- what MindSpore's optimizers expose -----------------------------------------------------
@@ -179,7 +235,7 @@ class Optimizer(Cell):
         return tuple(gradients)
 
     def decay_weight(self, gradients):
-        """``g + weight_decay * w`` for every parameter whose name has no "beta"/"gamma"."""
+        """``g + weight_decay * w`` (ungrouped: for every parameter whose name has no "beta"/"gamma")."""
         gradients = tuple(gradients)
         if len(gradients) != len(self.parameters):
             raise ValueError(f"{type(self).__name__}: got {len(gradients)} gradients for "
@@ -197,15 +253,11 @@ class Optimizer(Cell):
     def get_lr(self):
         """The learning rate for this step (a tuple, one per parameter, with group rates).
 
-        When the rate depends on the step, reading it also advances ``global_step`` by one.
+        Reading it changes nothing (MindSpore 2.x); the optimizer's call advances ``global_step``.
         """
         if self.is_group_lr:
-            lr = tuple(x.current(self.global_step) for x in self._group_lrs)
-        else:
-            lr = self._base_lr.current(self.global_step)
-        if self.dynamic_lr:
-            F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
-        return lr
+            return tuple(x.current(self.global_step) for x in self._group_lrs)
+        return self._base_lr.current(self.global_step)
 
     def get_lr_parameter(self, param):
         """The learning rate that applies to ``param`` (a Parameter, or for a schedule the Cell)."""
@@ -218,11 +270,28 @@ class Optimizer(Cell):
         return list(lr) if isinstance(lr, tuple) else [lr] * len(self.parameters)
 
     def _prepare(self, gradients):
-        """The common first steps of ``construct``: decay, unscale, and the learning rate per parameter."""
+        """The common first steps of ``construct``: decay, unscale, the learning rate per parameter, and
+        ``global_step += 1`` (every call, as MindSpore's optimizers do)."""
         gradients = self.flatten_gradients(gradients)
         gradients = self.decay_weight(gradients)
         gradients = self.scale_grad(gradients)
-        return gradients, self._per_param(self.get_lr())
+        lr = self._per_param(self.get_lr())
+        F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
+        return gradients, lr
+
+    def check_can_step(self):
+        """Raise before a step that would run past the end of a learning-rate list."""
+        if self.dynamic_lr:
+            step = int(self.global_step.asnumpy()[0])
+            for lr in {id(x): x for x in self._group_lrs}.values():
+                lr.check_step(type(self).__name__, step)
+
+    def __call__(self, *args, **kwargs):
+        if state.tracer is not None:  # inside a traced training step: TrainOneStepCell checks and guards
+            return super().__call__(*args, **kwargs)
+        self.check_can_step()
+        with all_or_nothing(list(self.get_parameters())):
+            return super().__call__(*args, **kwargs)
 
     # ---- writing --------------------------------------------------------------------------------
     def _keep(self, variable, value):

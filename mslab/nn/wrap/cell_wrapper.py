@@ -6,11 +6,13 @@ the forward nodes, the backward nodes autodiff derived from them, and the optimi
 
     print(mslab.trace(train_net, x, y))      # phases: forward, backward, optimizer
 """
-from mslab.autodiff.grad_operation import GradOperation
+from mslab.autodiff.grad_operation import GradOperation, LossAndGrads
 from mslab.core import dtype as mstype
+from mslab.core import state
 from mslab.core.context import ParallelMode, get_auto_parallel_context
 from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.nn.cell import Cell
+from mslab.nn.optim.optimizer import Optimizer, all_or_nothing
 from mslab.nn.wrap.grad_reducer import DistributedGradReducer
 from mslab.ops import functional as F
 
@@ -87,13 +89,19 @@ class TrainOneStepCell(Cell):
     """One training step: forward, backward (sens-weighted), gradient reduction, optimizer update.
 
     ``TrainOneStepCell(network, optimizer, sens=1.0)`` where ``network`` returns the loss. Calling it
-    returns the loss computed BEFORE the update (``ops.depend`` orders the update after it)::
+    returns the loss computed BEFORE the update (``ops.depend`` orders the update after it). MindSpore
+    writes the step in four lines::
 
-        loss = self.network(*inputs)
-        sens = ops.fill(loss.dtype, loss.shape, self.sens)
-        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        loss = self.network(*inputs)                                   # 1. forward
+        sens = ops.fill(loss.dtype, loss.shape, self.sens)             # 2. the backward's seed
+        grads = self.grad(self.network, self.weights)(*inputs, sens)   # 3. backward
         grads = self.grad_reducer(grads)
-        loss = ops.depend(loss, self.optimizer(grads))
+        loss = ops.depend(loss, self.optimizer(grads))                 # 4. update, then return the loss
+
+    and runs the two calls of the network as ONE forward pass. mslab says so directly: steps 1-3 are
+    one ``self.grad_with_loss`` call that records the forward once, fills sens from its loss
+    (``fill_sens``), and runs the backward over that recording. BatchNorm's moving statistics thus
+    advance once per step and Dropout draws one mask, as in MindSpore.
     """
 
     def __init__(self, network, optimizer, sens=1.0):
@@ -103,6 +111,7 @@ class TrainOneStepCell(Cell):
         self.optimizer = optimizer
         self.weights = self.optimizer.parameters
         self.grad = GradOperation(get_by_list=True, sens_param=True)
+        self.grad_with_loss = LossAndGrads(self.fill_sens)
         self.sens = _check_sens(sens)
         self.reducer_flag = False
         self.grad_reducer = _identity
@@ -117,10 +126,22 @@ class TrainOneStepCell(Cell):
         """Change the backward scale (a number); the next GRAPH-mode call recompiles with it."""
         self.sens = _check_sens(value)
 
+    def __call__(self, *args, **kwargs):
+        if state.tracer is not None:  # traced into a bigger graph: its caller guards the step
+            return super().__call__(*args, **kwargs)
+        if isinstance(self.optimizer, Optimizer):
+            self.optimizer.check_can_step()  # a learning-rate list that has run out raises before the step
+        # a step that raises part-way (even on KeyboardInterrupt) leaves every weight as it was
+        with all_or_nothing(list(self.get_parameters())):
+            return super().__call__(*args, **kwargs)
+
+    def fill_sens(self, loss):
+        """Step 2, the backward's seed: ``fill(loss.dtype, loss.shape, self.sens)`` (d loss / d loss)."""
+        return F.fill(loss.dtype, loss.shape, self.sens)
+
     def construct(self, *inputs):
-        loss = self.network(*inputs)
-        sens = F.fill(loss.dtype, loss.shape, self.sens)
-        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        # 1-3. one forward pass: the loss, then sens = fill_sens(loss), then the weights' gradients
+        loss, grads = self.grad_with_loss(self.network, self.weights)(*inputs)
         grads = self.grad_reducer(grads)
         loss = F.depend(loss, self.optimizer(grads))
         return loss

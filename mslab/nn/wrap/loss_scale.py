@@ -10,6 +10,7 @@ update is always computed and ``ops.select(overflow, old, new)`` keeps the old v
 """
 import numpy as np
 
+from mslab.autodiff.grad_operation import LossAndGrads
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell
@@ -129,10 +130,13 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.scale_sense.set_data(Tensor(np.asarray(arr, np.float32).reshape(())))
 
     def construct(self, *inputs):
-        loss = self.network(*inputs)
         scaling_sens = F.identity(self.scale_sense)  # a copy: the scale this step uses
-        sens = F.mul(F.ones_like(loss), F.cast(scaling_sens, loss.dtype))
-        grads = self.grad(self.network, self.weights)(*inputs, sens)
+
+        def scaled_sens(loss):
+            return F.mul(F.ones_like(loss), F.cast(scaling_sens, loss.dtype))
+
+        # one forward pass gives the loss and, seeded with the scaled sens, the gradients
+        loss, grads = LossAndGrads(scaled_sens)(self.network, self.weights)(*inputs)
         inv = F.div(1.0, scaling_sens)
         grads = tuple(F.mul(g, F.cast(inv, g.dtype)) for g in grads)
         grads = self.grad_reducer(grads)

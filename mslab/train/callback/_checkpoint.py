@@ -117,6 +117,12 @@ class ModelCheckpoint(Callback):
         if not isinstance(config, CheckpointConfig):
             raise TypeError(f"ModelCheckpoint: config must be a CheckpointConfig, got {type(config).__name__}")
         self._directory = os.path.abspath(directory) if directory is not None else os.path.abspath(".")
+        if directory is not None:  # MindSpore creates the directory here, before any training
+            try:
+                os.makedirs(self._directory, exist_ok=True)
+            except OSError as e:
+                raise ValueError(f"ModelCheckpoint: cannot create the directory {self._directory!r}: "
+                                 f"{e.strerror or e}") from None
         self._base_prefix = prefix
         self._prefix = prefix
         self._config = config

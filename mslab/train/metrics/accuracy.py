@@ -45,7 +45,7 @@ class Accuracy(Metric):
     def eval(self):
         if self._total_num == 0:
             raise RuntimeError("Accuracy can not be calculated, because the number of samples is 0.")
-        return self._correct_num / self._total_num
+        return np.float64(self._correct_num / self._total_num)  # MindSpore returns numpy.float64
 
 
 class TopKCategoricalAccuracy(Metric):
@@ -74,7 +74,7 @@ class TopKCategoricalAccuracy(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise RuntimeError(f"{type(self).__name__} can not be calculated, because the number of samples is 0.")
-        return self._correct_num / self._samples_num
+        return np.float64(self._correct_num / self._samples_num)
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

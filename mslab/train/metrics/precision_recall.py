@@ -2,6 +2,10 @@
 
 With predicted classes ``p`` (argmax) and true classes ``t``, for each class c:
 precision = TP / predicted-as-c, recall = TP / actually-c. ``eval(average=True)`` averages the classes.
+
+``eval_type='multilabel'`` (0/1 labels of shape (N, C)) counts per *sample*, as MindSpore does: for each
+row, precision = TP / labels predicted, recall = TP / labels present; ``eval()`` gives one value per
+sample seen (over every update), ``eval(average=True)`` their mean.
 """
 import sys
 
@@ -27,8 +31,9 @@ class _PR(Metric):
 
     def clear(self):
         self._class_num = 0
-        self._true_positives = 0
-        self._denominator = 0
+        start = np.zeros(0) if self.eval_type == "multilabel" else 0  # per-sample entries are appended
+        self._true_positives = start
+        self._denominator = start
 
     @rearrange_inputs
     def update(self, *inputs):
@@ -43,14 +48,18 @@ class _PR(Metric):
             self._class_num = n
         elif self._class_num != n:
             raise ValueError(f"{type(self).__name__}: {n} classes now but {self._class_num} before")
-        self._true_positives = self._true_positives + (p_oh * y_oh).sum(axis=0)
-        self._denominator = self._denominator + self._count(p_oh, y_oh)
+        if self.eval_type == "multilabel":  # one entry per sample, appended
+            self._true_positives = np.concatenate([self._true_positives, (p_oh * y_oh).sum(axis=1)])
+            self._denominator = np.concatenate([self._denominator, self._count(p_oh.T, y_oh.T)])
+        else:  # one entry per class, summed
+            self._true_positives = self._true_positives + (p_oh * y_oh).sum(axis=0)
+            self._denominator = self._denominator + self._count(p_oh, y_oh)
 
     def eval(self, average=False):
         if self._class_num == 0:
             raise RuntimeError(f"{type(self).__name__}: call update before eval")
         result = self._true_positives / (self._denominator + self.eps)
-        return float(result.mean()) if average else result
+        return np.float64(result.mean()) if average else result
 
 
 class Precision(_PR):
