@@ -91,13 +91,15 @@ class BertTrainOneStepCell(nn.TrainOneStepCell):
 # Type 0 (`clip_by_value`) cuts each element to [-1, 1]. A gradient that is small already is left
 # alone either way. Note that each tensor is clipped **on its own**: this is not the global-norm
 # clipping of MindSpore's `ops.clip_by_global_norm` (not in mslab yet) or PyTorch's
-# `clip_grad_norm_`, which scale all gradients by one common factor.
+# `clip_grad_norm_`, which scale all gradients by one common factor. (MindSpore 2.10 warns that
+# `nn.ClipByNorm` "is deprecated from version 2.8.0 ..., use 'ops.clip_by_norm' instead"; the guide's
+# code still runs.)
 
 # %%
 grads = (Tensor(np.array([3.0, 4.0], np.float32)), Tensor(np.array([0.3, -0.4], np.float32)))
 hyper_map = ops.HyperMap()
-print("ClipByNorm:    ", hyper_map(ops.partial(clip_grad, 1, 1.0), grads))
-print("clip_by_value: ", hyper_map(ops.partial(clip_grad, 0, 1.0), grads))
+print("ClipByNorm:    ", *hyper_map(ops.partial(clip_grad, 1, 1.0), grads))
+print("clip_by_value: ", *hyper_map(ops.partial(clip_grad, 0, 1.0), grads))
 
 # %% [markdown]
 # Now one training step of LinearNet, with and without clipping, from the same starting weights and
@@ -233,7 +235,8 @@ class TrainStepWrap(nn.Cell):
 # deep two-layer network whose outputs are added into one logit, a sigmoid cross-entropy loss, and
 # an L2 penalty on each part's own weights, so that the two losses differ. The sens of 1000 is a
 # loss scale: the gradients come out 1000 times too large, and the optimizers divide by it because
-# they were built with `loss_scale=sens`.
+# they were built with `loss_scale=sens`. (MindSpore 2.10 warns that `nn.FTRL` is deprecated; it
+# still works.)
 
 # %%
 from types import SimpleNamespace
@@ -277,9 +280,10 @@ for step in range(5):
 # ## Gradient accumulation
 #
 # When a batch is too large for the device's memory, split it into *micro-batches*, add up their
-# gradients, and update once. MindSpore's tutorial on gradient accumulation writes this with
-# functions: `value_and_grad` for the gradients, a set of zero-initialised Parameters (cloned from the
-# optimizer's parameters) that collect them, and an update every `accumulate_step` calls.
+# gradients, and update once. MindSpore's tutorial on gradient accumulation does it with functions,
+# and so does the version below: `value_and_grad` for the gradients, a set of zero-initialised
+# Parameters (cloned from the optimizer's parameters) that collect them, and an update every
+# `accumulate_step` calls. Each micro-batch adds `grad / accumulate_step`, so the update uses the mean.
 
 # %%
 class Accumulator:
@@ -358,7 +362,7 @@ from mslab.amp import StaticLossScaler, all_finite
 
 scaler = StaticLossScaler(1024)
 print(scaler.scale(Tensor(np.array(0.5, np.float32))))
-print(scaler.unscale((Tensor(np.array([2048.0], np.float32)), Tensor(np.array([-512.0], np.float32)))))
+print(*scaler.unscale((Tensor(np.array([2048.0], np.float32)), Tensor(np.array([-512.0], np.float32)))))
 print(all_finite((Tensor(np.array([1.0, 2.0], np.float32)),)),
       all_finite((Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([np.inf], np.float32)))),
       all_finite((Tensor(np.array([np.nan], np.float32)),)))
