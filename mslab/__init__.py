@@ -6,7 +6,7 @@ compiles to) and ``record`` (the PYNATIVE tape).
 """
 from mslab import common, dataset, nn, ops, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
-from mslab.core import dtype
+from mslab.core import dtype, missing_names
 from mslab.core.context import (
                                 GRAPH_MODE,
                                 PYNATIVE_MODE,
@@ -50,5 +50,8 @@ from mslab.train import (
                                 connect_network_with_dataset,
 )
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+
+# names mslab lacks raise a clear error; mslab.numpy and mslab.mindrecord load on first use
+__getattr__ = missing_names.hook(globals(), lazy_submodules=("numpy", "mindrecord"))
 
 __version__ = "0.1.0"

@@ -7,6 +7,7 @@ Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, 
 Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
+from mslab.core import missing_names
 from mslab.dataset import config, pipeline_ops, transforms, vision
 from mslab.dataset.engine import Dataset, Iterator
 from mslab.dataset.sources import (
@@ -20,6 +21,8 @@ from mslab.dataset.sources import (
     SubsetSampler,
     digits_path,
 )
+
+__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",

@@ -1,4 +1,5 @@
 """Neural-network building blocks, as ``mindspore.nn``: Cell, layers, losses, optimizers, wrappers."""
+from mslab.core import missing_names
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
@@ -24,3 +25,5 @@ from mslab.nn.loss import BCEWithLogitsLoss, L1Loss, LossBase, MSELoss, SoftmaxC
 from mslab.nn.metrics import *
 from mslab.nn.optim import *
 from mslab.nn.wrap import *
+
+__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error

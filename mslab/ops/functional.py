@@ -3,6 +3,7 @@
 Each op family defines its functional forms beside its primitives; this module gathers them under
 MindSpore's import path (``from mindspore.ops import functional as F``).
 """
+from mslab.core import missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.index_ops import *
@@ -12,3 +13,5 @@ from mslab.ops.nn_ops import *
 from mslab.ops.pool_ops import *
 from mslab.ops.reduce_ops import *
 from mslab.ops.shape_ops import *
+
+__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
