@@ -51,7 +51,6 @@ from mslab.train import (
 )
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
-# names mslab lacks raise a clear error; mslab.numpy and mslab.mindrecord load on first use
-__getattr__ = missing_names.hook(globals(), lazy_submodules=("numpy", "mindrecord"))
+__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use
 
 __version__ = "0.1.0"

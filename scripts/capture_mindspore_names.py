@@ -4,8 +4,8 @@ Run with the interpreter that has the real MindSpore (never a dependency of msla
 
     /work/ms-venv/bin/python scripts/capture_mindspore_names.py
 
-For each namespace below, a public name (no leading underscore) is one in the module's ``__all__`` that can be fetched, or
-one in ``dir()`` without a leading underscore whose object MindSpore itself defines (a class,
+For each namespace below, a public name (no leading underscore) is one in the module's ``__all__``
+that can be fetched, or one in ``dir()`` whose object MindSpore itself defines (a class,
 function or value from a ``mindspore`` module, or a ``mindspore`` submodule) -- so ``np`` or ``os``
 imported by a MindSpore module are left out. Each name is stored with its kind (class, function,
 module or value); mslab reads the file to say "exists in MindSpore 2.10 but not in mslab yet" and

@@ -56,3 +56,9 @@ def test_import_mslab_does_not_read_the_name_list():
     code = "import mslab, mslab.core.missing_names as m; print(m.mindspore_names.cache_info().currsize)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "0"
+
+
+def test_submodules_load_on_first_use_as_mindspore_imports_them_with_the_package():
+    code = "import sys, mslab; assert 'mslab.context' not in sys.modules; print(mslab.context.GRAPH_MODE)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0"

@@ -10,9 +10,9 @@ read on the first miss so ``import mslab`` stays fast):
   MindSpore 2.10 but mslab does not implement it yet; see docs/api_coverage.md";
 - MindSpore has not either -> AttributeError with a did-you-mean from :mod:`difflib`.
 
-Both are AttributeErrors, so ``hasattr`` and ``getattr(m, name, default)`` behave as usual. A hook can
-also name submodules that load on first use (``mslab.numpy``), as ``mindspore.numpy`` is reachable
-from ``import mindspore`` but is too heavy to import with mslab.
+Both are AttributeErrors, so ``hasattr`` and ``getattr(m, name, default)`` behave as usual. A package's
+submodules that ``import mslab`` does not load (``mslab.numpy``, ``mslab.context``) load on first
+use: ``import mindspore as ms; ms.numpy.arange(3)`` works in MindSpore, which imports them eagerly.
 """
 import difflib
 import functools
@@ -60,21 +60,20 @@ def missing(module_globals, name):
 
 
 def is_submodule_file(module_globals, name):
-    """Whether ``name`` is a not-yet-imported submodule (``from mslab.dataset import readers`` asks first)."""
+    """Whether ``name`` is a submodule of this package that is not imported yet."""
     return any((Path(p) / f"{name}.py").exists() or (Path(p) / name / "__init__.py").exists()
                for p in module_globals.get("__path__", ()))
 
 
-def hook(module_globals, lazy_submodules=()):
+def hook(module_globals):
     """A module-level ``__getattr__`` for the module with these globals (PEP 562)."""
     module_name = module_globals["__name__"]
 
     def __getattr__(name):
-        if name in lazy_submodules:
-            return importlib.import_module(f"{module_name}.{name}")
-        if name.startswith("_") or is_submodule_file(module_globals, name):
-            # dunders probed by Python, IPython, pickle; submodules the import system will load next
+        if name.startswith("_"):  # dunders probed by Python, IPython, pickle: the usual quick answer
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}", name=name)
+        if is_submodule_file(module_globals, name):
+            return importlib.import_module(f"{module_name}.{name}")
         raise missing(module_globals, name)
 
     return __getattr__
