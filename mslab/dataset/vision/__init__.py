@@ -2,9 +2,22 @@
 and ``vision.py_transforms`` offer the same classes."""
 from mslab.core import missing_names
 from mslab.dataset.vision import c_transforms, py_transforms, transforms, utils
+from mslab.dataset.vision.pil_transforms import (
+    CenterCrop,
+    Decode,
+    RandomColorAdjust,
+    RandomCrop,
+    RandomCropDecodeResize,
+    RandomHorizontalFlip,
+    RandomResizedCrop,
+    RandomVerticalFlip,
+    ToPIL,
+)
 from mslab.dataset.vision.transforms import HWC2CHW, Normalize, Rescale, Resize, ToTensor
 from mslab.dataset.vision.utils import Inter
 
 __getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["Resize", "Rescale", "Normalize", "HWC2CHW", "ToTensor", "Inter"]
+__all__ = ["Resize", "Rescale", "Normalize", "HWC2CHW", "ToTensor", "Inter", "Decode", "ToPIL", "CenterCrop",
+           "RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "RandomCropDecodeResize",
+           "RandomColorAdjust"]

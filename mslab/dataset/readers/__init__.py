@@ -1,0 +1,6 @@
+"""Readers of data sets stored on disk in their usual layouts (local paths only; nothing downloads)."""
+from mslab.dataset.readers.cifar import Cifar10Dataset
+from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
+from mslab.dataset.readers.image_folder import ImageFolderDataset
+
+__all__ = ["Cifar10Dataset", "FashionMnistDataset", "ImageFolderDataset"]
