@@ -10,7 +10,7 @@ Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transform
 from mslab.core import missing_names
 from mslab.dataset import config, pipeline_ops, transforms, vision
 from mslab.dataset.engine import Dataset, Iterator
-from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset
+from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset, MindDataset
 from mslab.dataset.sources import (
     GeneratorDataset,
     MnistDataset,
@@ -27,4 +27,5 @@ __getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetSampler", "SubsetRandomSampler", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset"]
+           "SubsetSampler", "SubsetRandomSampler", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset",
+           "MindDataset"]

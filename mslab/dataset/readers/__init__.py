@@ -2,5 +2,6 @@
 from mslab.dataset.readers.cifar import Cifar10Dataset
 from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
 from mslab.dataset.readers.image_folder import ImageFolderDataset
+from mslab.dataset.readers.mindrecord import MindDataset
 
-__all__ = ["Cifar10Dataset", "FashionMnistDataset", "ImageFolderDataset"]
+__all__ = ["Cifar10Dataset", "FashionMnistDataset", "ImageFolderDataset", "MindDataset"]

@@ -58,15 +58,18 @@ class RandomTransform(ImageTransform):
 
 
 class Decode(ImageTransform):
-    """Image-file bytes (uint8, 1-D, as ImageFolderDataset gives them) -> RGB uint8 (height, width, 3).
+    """Image-file bytes -> RGB uint8 (height, width, 3).
 
-    ``to_pil=True`` returns a Pillow image instead.
+    The bytes come as ImageFolderDataset gives them (uint8, 1-D) or as MindDataset gives a ``bytes``
+    field (a length-1 ``S`` array). ``to_pil=True`` returns a Pillow image instead.
     """
 
     def __init__(self, to_pil=False):
         self.to_pil = to_pil
 
     def apply(self, img):
+        if img.dtype.kind == "S" and img.size == 1:
+            img = np.frombuffer(img.tobytes(), np.uint8)
         if img.ndim != 1 or img.dtype != np.uint8:
             raise TypeError(f"Decode: expects the raw bytes of an image file (uint8, 1-D), got {img.dtype} "
                             f"of shape {img.shape}; is the image decoded already?")
