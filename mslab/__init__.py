@@ -6,7 +6,8 @@ compiles to) and ``record`` (the PYNATIVE tape).
 """
 from mslab import common, dataset, nn, ops, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
-from mslab.core import dtype, missing_names
+from mslab.core import dtype
+from mslab.core import missing_names as _missing_names
 from mslab.core.context import (
                                 GRAPH_MODE,
                                 PYNATIVE_MODE,
@@ -51,6 +52,6 @@ from mslab.train import (
 )
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use
 
 __version__ = "0.1.0"

@@ -1,6 +1,6 @@
 """What ``mslab.nn.LSTM`` says when mslab lacks it: a clear error instead of a bare AttributeError.
 
-Each public package of mslab ends with ``__getattr__ = missing_names.hook(globals())``. Python calls a
+Each public package of mslab sets ``__getattr__ = _missing_names.hook(globals())`` after its imports. Python calls a
 module's ``__getattr__`` only when normal lookup fails (PEP 562), so names mslab has cost nothing. On a
 miss the hook compares the name with MindSpore 2.10's public names (captured once from the real
 package by ``scripts/capture_mindspore_names.py`` into ``mslab/_data/mindspore_2_10_names.json``,

@@ -7,7 +7,7 @@ Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, 
 Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.dataset import config, pipeline_ops, transforms, vision
 from mslab.dataset.engine import Dataset, Iterator
 from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset, MindDataset
@@ -23,7 +23,7 @@ from mslab.dataset.sources import (
     digits_path,
 )
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",

@@ -16,10 +16,10 @@ after it, the same sequence of pipelines produces the same orders, run after run
 """
 import numpy as np
 
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.core import seed as _global_seed
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 _seed = None
 _rng = np.random.default_rng()

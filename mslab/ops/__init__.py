@@ -6,10 +6,10 @@ bprop side by side) and their functional forms. This package's namespace is Mind
 top: it also offers ``GradOperation``, ``grad`` and ``value_and_grad`` from the autodiff layer above.
 """
 from mslab.autodiff.grad_operation import GradOperation, grad, value_and_grad
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.ops import functional, operations
 from mslab.ops.composite_ops import HyperMap, Map, MultitypeFuncGraph, partial
 from mslab.ops.functional import *
 from mslab.ops.operations import *
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

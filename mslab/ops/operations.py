@@ -1,5 +1,5 @@
 """``mindspore.ops.operations`` (imported as ``P``): the primitive classes, e.g. ``P.ReLU()``, ``P.MatMul()``."""
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.index_ops import *
@@ -10,4 +10,4 @@ from mslab.ops.pool_ops import *
 from mslab.ops.reduce_ops import *
 from mslab.ops.shape_ops import *
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

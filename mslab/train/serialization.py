@@ -18,11 +18,11 @@ import zipfile
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net"]
 

@@ -1,6 +1,6 @@
 """Image transforms, as ``mindspore.dataset.vision`` (2.x); the 1.x paths ``vision.c_transforms``
 and ``vision.py_transforms`` offer the same classes."""
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.dataset.vision import c_transforms, py_transforms, transforms, utils
 from mslab.dataset.vision.pil_transforms import (
     CenterCrop,
@@ -16,7 +16,7 @@ from mslab.dataset.vision.pil_transforms import (
 from mslab.dataset.vision.transforms import HWC2CHW, Normalize, Rescale, Resize, ToTensor
 from mslab.dataset.vision.utils import Inter
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["Resize", "Rescale", "Normalize", "HWC2CHW", "ToTensor", "Inter", "Decode", "ToPIL", "CenterCrop",
            "RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "RandomCropDecodeResize",

@@ -3,7 +3,7 @@
 ``get_metric_fn('acc')`` -> ``Accuracy()``; names: 'acc'/'accuracy', 'loss', 'mae', 'mse',
 'top_1_accuracy', 'top_5_accuracy', 'precision', 'recall'.
 """
-from mslab.core import missing_names
+from mslab.core import missing_names as _missing_names
 from mslab.train.metrics.accuracy import (
     Accuracy,
     Top1CategoricalAccuracy,
@@ -14,7 +14,7 @@ from mslab.train.metrics.error import MAE, MSE, Loss
 from mslab.train.metrics.metric import Metric, rearrange_inputs
 from mslab.train.metrics.precision_recall import Precision, Recall
 
-__getattr__ = missing_names.hook(globals())  # names mslab lacks: a clear error
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __factory__ = {
     "accuracy": Accuracy,
