@@ -140,3 +140,35 @@ def test_fashion_mnist_reads_test_rows_first_for_all(tmp_path):
     assert [int(r[1]) for r in rows(ds.FashionMnistDataset(str(tmp_path), shuffle=False))] == [5, 9, 3, 1, 4, 1]
     with pytest.raises(ValueError, match="does not exist or is not a directory"):
         ds.FashionMnistDataset(str(tmp_path / "nope"))
+
+
+def shard(n=10, **kw):
+    data = ds.NumpySlicesDataset({"x": np.arange(n)}, sampler=ds.DistributedSampler(**kw))
+    return [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)], data.get_dataset_size()
+
+
+def test_distributed_sampler_shards_as_mindspore():
+    # observed on MindSpore 2.10 CPU (shuffle=False; 10 rows unless said)
+    assert shard(num_shards=3, shard_id=0, shuffle=False) == ([0, 3, 6, 9], 4)
+    assert shard(num_shards=3, shard_id=1, shuffle=False) == ([1, 4, 7, 0], 4)
+    assert shard(num_shards=3, shard_id=2, shuffle=False) == ([2, 5, 8, 1], 4)
+    assert shard(num_shards=4, shard_id=3, shuffle=False) == ([3, 7, 1], 3)
+    assert shard(num_shards=3, shard_id=0, shuffle=False, num_samples=2) == ([0, 3], 2)
+    assert shard(num_shards=3, shard_id=1, shuffle=False, offset=1) == ([0, 3, 6, 9], 4)
+    assert shard(num_shards=1, shard_id=0, shuffle=False) == (list(range(10)), 10)
+    assert shard(3, num_shards=4, shard_id=1, shuffle=False) == ([1], 1)
+    rows, size = shard(num_shards=2, shard_id=0)
+    assert size == 5 and len(set(rows)) == 5
+    with pytest.raises(ValueError, match="shard_id"):
+        ds.DistributedSampler(num_shards=2, shard_id=2)
+
+
+def test_prefetch_size_is_recorded():
+    assert ds.config.get_prefetch_size() == 16  # observed default on MindSpore 2.10
+    ds.config.set_prefetch_size(4)
+    assert ds.config.get_prefetch_size() == 4
+    ds.config.set_prefetch_size(16)
+    with pytest.raises(ValueError, match="not within"):
+        ds.config.set_prefetch_size(0)
+    with pytest.raises(TypeError, match="isn't of type int"):
+        ds.config.set_prefetch_size(2.5)

@@ -9,6 +9,7 @@ Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transform
 """
 from mslab.core import missing_names as _missing_names
 from mslab.dataset import config, pipeline_ops, transforms, vision
+from mslab.dataset.distributed_sampler import DistributedSampler
 from mslab.dataset.engine import Dataset, Iterator
 from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset, MindDataset
 from mslab.dataset.sources import (
@@ -28,4 +29,4 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
            "SubsetSampler", "SubsetRandomSampler", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset",
-           "MindDataset"]
+           "MindDataset", "DistributedSampler"]
