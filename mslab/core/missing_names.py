@@ -14,7 +14,6 @@ Both are AttributeErrors, so ``hasattr`` and ``getattr(m, name, default)`` behav
 submodules that ``import mslab`` does not load (``mslab.numpy``, ``mslab.context``) load on first
 use: ``import mindspore as ms; ms.numpy.arange(3)`` works in MindSpore, which imports them eagerly.
 """
-import difflib
 import functools
 import importlib
 import json
@@ -41,6 +40,8 @@ def mindspore_namespace(module_name):
 
 def suggestions(name, candidates):
     """Close spellings of ``name`` among ``candidates``: a case-insensitive match first, then difflib's."""
+    import difflib  # only on a miss: importing it costs more than the rest of this module
+
     same_case = [c for c in candidates if c.lower() == name.lower()]
     return same_case or difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
 
