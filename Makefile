@@ -16,7 +16,7 @@ PYTHON ?= $(shell for p in python3.11 python3.10 python3; do \
 LAB_FLAGS ?= $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 .DEFAULT_GOAL := help
-.PHONY: help lab lessons test venv deps dot lint bench clean distclean
+.PHONY: help lab lessons test venv deps dot lint bench clean distclean api-coverage
 
 help:
 	@echo "make lab        open the lessons (notebooks/) in JupyterLab; sets everything up first"
@@ -25,6 +25,7 @@ help:
 	@echo "make venv|deps  create .venv and install mslab with its [test,lab] extras"
 	@echo "make dot        make sure Graphviz's dot is installed"
 	@echo "make chromium   make sure Chromium is installed (for the browser test)"
+	@echo "make api-coverage  regenerate docs/api_coverage.md (MindSpore 2.10's names vs mslab)"
 	@echo "make bench      time mslab (GRAPH, PYNATIVE) beside PyTorch; rewrites README's Performance table"
 	@echo "make clean      remove caches and build output (make distclean also removes .venv)"
 
@@ -51,6 +52,9 @@ chromium:
 # The lessons are written as jupytext percent files in lessons/; this executes them into notebooks/.
 lessons: $(STAMP) dot
 	$(BIN)/python scripts/build_notebooks.py
+
+api-coverage: $(STAMP)
+	$(BIN)/python scripts/make_api_coverage.py
 
 # Lessons open with their kernel started (JupyterLab 4 otherwise asks "Select Kernel" every time):
 # a default in the venv's own settings overrides, so nothing outside .venv changes.

@@ -10,6 +10,7 @@ from mslab import ops  # isort: skip
 from mslab import common, dataset, nn, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
 from mslab.core import dtype
+from mslab.core import missing_names as _missing_names
 from mslab.core.context import (
     COMPATIBLE,
     GRAPH_MODE,
@@ -57,6 +58,8 @@ from mslab.train import (
     connect_network_with_dataset,
 )
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use
 
 __version__ = "0.1.0"
 

@@ -11,10 +11,13 @@ number before backprop and divides the gradients by it afterwards::
 """
 import numpy as np
 
+from mslab.core import missing_names as _missing_names
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.wrap import loss_scale
 from mslab.ops import functional as F
 from mslab.ops.composite_ops import HyperMap
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = [
     "LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite", "init_status",

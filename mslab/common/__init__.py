@@ -1,5 +1,8 @@
 """Tensors, Parameters, dtypes and initialisers (``mindspore.common``; defined in ``mslab.core``)."""
 from mslab.common import dtype, initializer, seed
 from mslab.common.tensor import Parameter, ParameterTuple, Tensor
+from mslab.core import missing_names as _missing_names
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["dtype", "Tensor", "Parameter", "ParameterTuple"]

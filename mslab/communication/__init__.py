@@ -4,3 +4,6 @@
 the seeds (DistributedGradReducer, device counts) runs unchanged with degree 1.
 """
 from mslab.communication.management import GlobalComm, get_group_size, get_local_rank, get_rank, init, release
+from mslab.core import missing_names as _missing_names
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

@@ -1,4 +1,7 @@
 """Process-group queries for a single process (rank 0 of a group of 1)."""
+from mslab.core import missing_names as _missing_names
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 
 class GlobalComm:

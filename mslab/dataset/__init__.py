@@ -7,9 +7,12 @@ Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for``
 Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
+from mslab.core import missing_names as _missing_names
 from mslab.dataset import combine_ops, config, pipeline_ops, transforms, vision
 from mslab.dataset.combine_ops import zip
+from mslab.dataset.distributed_sampler import DistributedSampler
 from mslab.dataset.engine import Dataset, Iterator
+from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset, MindDataset
 from mslab.dataset.sources import (
     GeneratorDataset,
     MnistDataset,
@@ -22,6 +25,9 @@ from mslab.dataset.sources import (
     digits_path,
 )
 
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
+
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetSampler", "SubsetRandomSampler", "zip"]
+           "SubsetSampler", "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset",
+           "FashionMnistDataset", "MindDataset", "DistributedSampler"]

@@ -16,10 +16,14 @@ after it, the same sequence of pipelines produces the same orders, run after run
 """
 import numpy as np
 
+from mslab.core import missing_names as _missing_names
 from mslab.core import seed as _global_seed
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 _seed = None
 _rng = np.random.default_rng()
+_prefetch_size = 16  # MindSpore 2.10's default (observed)
 
 
 def set_seed(seed):
@@ -39,6 +43,21 @@ def get_seed():
 def launch_seed():
     """A base seed for one new iterator, drawn from the dataset generator."""
     return int(_rng.integers(0, 2**32))
+
+
+def set_prefetch_size(size):
+    """How many rows MindSpore's pipeline threads read ahead; mslab reads on demand and only records it."""
+    global _prefetch_size
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise TypeError(f"dataset.config.set_prefetch_size: size isn't of type int, got {type(size).__name__}")
+    if not 0 < size <= 2**31 - 1:
+        raise ValueError(f"dataset.config.set_prefetch_size: size {size} is not within (0, 2147483647]")
+    _prefetch_size = size
+
+
+def get_prefetch_size():
+    """The value last given to :func:`set_prefetch_size` (16 by default, as in MindSpore)."""
+    return _prefetch_size
 
 
 _global_seed._set_seed_hooks.append(set_seed)

@@ -1,4 +1,5 @@
 """Neural-network building blocks, as ``mindspore.nn``: Cell, layers, losses, optimizers, wrappers."""
+from mslab.core import missing_names as _missing_names
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
@@ -32,3 +33,5 @@ from mslab.nn.loss import *
 from mslab.nn.metrics import *
 from mslab.nn.optim import *
 from mslab.nn.wrap import *
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

@@ -8,7 +8,10 @@ MindSpore's public API on top: it also offers ``GradOperation``, ``grad`` and ``
 the autodiff layer above.
 """
 from mslab.autodiff.grad_operation import GradOperation, grad, value_and_grad
+from mslab.core import missing_names as _missing_names
 from mslab.ops import functional, operations
 from mslab.ops.composite_ops import HyperMap, Map, MultitypeFuncGraph, partial
 from mslab.ops.functional import *
 from mslab.ops.operations import *
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

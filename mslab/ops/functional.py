@@ -3,6 +3,7 @@
 Each op family defines its functional forms beside its primitives; this module gathers them under
 MindSpore's import path (``from mindspore.ops import functional as F``).
 """
+from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
@@ -18,3 +19,5 @@ from mslab.ops.reduce_ops import *
 from mslab.ops.shape_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

@@ -1,4 +1,5 @@
 """``mindspore.ops.operations`` (imported as ``P``): the primitive classes, e.g. ``P.ReLU()``, ``P.MatMul()``."""
+from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.cumulative_ops import *
@@ -12,3 +13,5 @@ from mslab.ops.reduce_ops import *
 from mslab.ops.shape_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

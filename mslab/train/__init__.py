@@ -1,4 +1,5 @@
 """Training helpers, as ``mindspore.train``: Model, callbacks, DatasetHelper, metrics and checkpoints."""
+from mslab.core import missing_names as _missing_names
 from mslab.train import callback, dataset_helper, metrics, model, serialization
 from mslab.train.callback import (
     Callback,
@@ -33,3 +34,5 @@ from mslab.train.metrics import (
 )
 from mslab.train.model import Model
 from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

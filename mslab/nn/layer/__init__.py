@@ -1,5 +1,6 @@
 """Layers, as ``mindspore.nn.layer``: activations, Dense/Flatten/Dropout, convolutions, pooling, normalisation,
 embedding, LSTM."""
+from mslab.core import missing_names as _missing_names
 from mslab.nn.layer.activation import (
                                         ELU,
                                         GELU,
@@ -21,6 +22,8 @@ from mslab.nn.layer.layer_norm import LayerNorm
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool2d
 from mslab.nn.layer.rnn import LSTM
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",

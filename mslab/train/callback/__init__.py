@@ -4,6 +4,7 @@
 ``LossMonitor``, ``TimeMonitor``, ``ModelCheckpoint`` with ``CheckpointConfig``,
 ``LearningRateScheduler``, ``EarlyStopping``, ``History``, and mslab's ``ProgressBar``.
 """
+from mslab.core import missing_names as _missing_names
 from mslab.train.callback._callback import (
     Callback,
     CallbackManager,
@@ -19,6 +20,8 @@ from mslab.train.callback._loss_monitor import LossMonitor
 from mslab.train.callback._lr_scheduler_callback import LearningRateScheduler
 from mslab.train.callback._progress import ProgressBar
 from mslab.train.callback._time_monitor import TimeMonitor
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = [
     "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",

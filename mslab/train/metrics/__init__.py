@@ -4,6 +4,7 @@
 'top_1_accuracy', 'top_5_accuracy', 'precision', 'recall', 'F1',
 'confusion_matrix' (which needs ``num_classes``).
 """
+from mslab.core import missing_names as _missing_names
 from mslab.train.metrics.accuracy import (
     Accuracy,
     Top1CategoricalAccuracy,
@@ -15,6 +16,8 @@ from mslab.train.metrics.error import MAE, MSE, Loss
 from mslab.train.metrics.fbeta import F1, Fbeta
 from mslab.train.metrics.metric import Metric, rearrange_inputs
 from mslab.train.metrics.precision_recall import Precision, Recall
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __factory__ = {
     "accuracy": Accuracy,

@@ -17,12 +17,15 @@ import os
 import re
 import tempfile
 
+from mslab.core import missing_names as _missing_names
 from mslab.core.errors import CheckpointError
 from mslab.core.tensor import Parameter
 from mslab.train.serialization._ckpt_format import read_ckpt, write_ckpt
 from mslab.train.serialization._entries import entries_of
 from mslab.train.serialization._into_net import load_param_into_net
 from mslab.train.serialization._safetensors_format import read_safetensors, write_safetensors
+
+__getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError"]
 

@@ -1,0 +1,7 @@
+"""Readers of data sets stored on disk in their usual layouts (local paths only; nothing downloads)."""
+from mslab.dataset.readers.cifar import Cifar10Dataset
+from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
+from mslab.dataset.readers.image_folder import ImageFolderDataset
+from mslab.dataset.readers.mindrecord import MindDataset
+
+__all__ = ["Cifar10Dataset", "FashionMnistDataset", "ImageFolderDataset", "MindDataset"]
