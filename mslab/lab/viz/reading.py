@@ -9,7 +9,7 @@ from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
 from mslab.lab.viz import keys
 
 AUTO_COLLAPSE_OVER = 12  # LeNet's 17 forward ops fold into its layers; a Dense + loss stays op by op
-_HOST_OPS = ("PyExecute", "Print")  # JIT Fallback's host calls (a Print's result is no host value, but it runs there)
+_HOST_OPS = ("PyExecute",)  # JIT Fallback's host calls (print is a graph Print operator in MindSpore, not fallback)
 
 
 @dataclass
@@ -108,7 +108,7 @@ def op_summary(nodes):
 
 
 def is_host(n):
-    """Whether node ``n`` runs on the host (JIT Fallback: PyExecute, Print, ops reading their results)."""
+    """Whether node ``n`` runs on the host (JIT Fallback: PyExecute, and ops reading its results)."""
     return n.out.host or n.op in _HOST_OPS
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 # the kinds of view node that are no op (an op's kind is its phase: forward, backward, optimizer, other)
 INPUT, PARAM, CONST, OUTPUT, HIDDEN = "input", "parameter", "constant", "output", "hidden"
-HOST = "host"  # an op run on the host by JIT Fallback (PyExecute, Print, and ops on their results)
+HOST = "host"  # an op run on the host by JIT Fallback (PyExecute, and ops on its results)
 
 
 @dataclass
