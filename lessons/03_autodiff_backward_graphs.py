@@ -212,6 +212,31 @@ print(picture.text("backward"))
 picture
 
 # %% [markdown]
+# ## When you know better: a Cell's own `bprop`
+#
+# Autodiff derives every gradient from the primitives' bprop rules. A Cell may instead say what its
+# gradient is: define `bprop(self, *inputs, out, dout)` beside `construct`, returning one gradient per
+# input. While a gradient is being computed, the Cell then counts as **one** operation whose backward
+# is your rule, in both modes; autodiff still chains it with everything around it. (MindSpore's
+# migration guide points to this for gradients the framework should not derive; the numbers below are
+# the ones MindSpore 2.10 gives.) Here the rule deliberately lies: `x * 3` reports a gradient of 100.
+# The traced gradient shows one `Times3.bprop` node (its `construct` nested inside) and, in the
+# backward, the `Mul` by 100 that your rule recorded.
+
+# %%
+class Times3(nn.Cell):
+    def construct(self, x):
+        return x * 3
+
+    def bprop(self, x, out, dout):
+        return (dout * 100,)
+
+
+v = Tensor(np.array([1.0, 2.0], np.float32))
+print(Times3()(v), ms.grad(Times3())(v))
+print(ms.trace(ms.grad(Times3()), v))  # mslab only
+
+# %% [markdown]
 # ## The PYNATIVE tape
 #
 # In PYNATIVE mode there is no graph to derive from, so mslab does what PyTorch does: while the

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from mslab.autodiff import graph_syntax
+from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.core import state
 from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
@@ -90,6 +90,9 @@ def call_cell(cell, args, kwargs):
     primitive[Shape], the input argument must be Tensor, but got <class 'list'>``), and Cells nested
     deeper than Python's recursion limit raise a CellNestingError.
     """
+    if type(cell).__dict__.get("bprop") is not None and not kwargs and (state.tracer is not None or state.tapes):
+        # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
+        return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
     if state.tracer is not None:
         return _run_construct(cell, args, kwargs)
     _check_inputs(cell, args)
