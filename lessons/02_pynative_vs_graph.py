@@ -343,6 +343,46 @@ ms.set_context(jit_syntax_level=ms.LAX)
 # `construct` reads is changed. The old graph keeps running, and the change has no effect until the
 # Cell is rebuilt. mslab recompiles in both cases, so the graph always matches the Python you see.
 #
+# ## Shapes fixed while compiling: where mslab is stricter
+#
+# MindSpore's migration guide warns about two things in network code: slicing a tensor with an index
+# that is itself a tensor, and anything else whose *shape* depends on the data (a boolean mask), since
+# such dynamic shapes are restricted on some devices; and, for training on several devices, to call
+# `set_seed` so that every device starts from the same initial parameters. On MindSpore 2.10's CPU
+# backend, `x[x > 2]` and `x[:n]` with a tensor `n` do compile in GRAPH mode. mslab's graphs have
+# static shapes, so its GRAPH mode refuses both, with an error that says what to write instead; the
+# shape-stable way, `ops.select`, works everywhere:
+
+# %%
+class Positives(nn.Cell):
+    def construct(self, x):
+        return x[x > 2]
+
+
+class KeepPositives(nn.Cell):
+    def construct(self, x):
+        return ops.select(x > 2, x, ops.zeros_like(x))
+
+
+w = Tensor(np.array([1.0, 3.0, 4.0, 2.0], np.float32))
+try:
+    Positives()(w)
+except Exception as e:
+    print(f"{type(e).__name__}: {e}\n")
+print(KeepPositives()(w))
+
+# %% [markdown]
+# `ms.set_seed` seeds everything random that builds a network here: the same seed gives the same
+# initial weights, which is what several devices need to start equal.
+
+# %%
+ms.set_seed(7)
+first = nn.Dense(2, 2).weight.asnumpy()
+ms.set_seed(7)
+second = nn.Dense(2, 2).weight.asnumpy()
+print("same seed, same weights:", np.array_equal(first, second))
+
+# %% [markdown]
 # ## Why compile? Sinking to the device
 #
 # On an Ascend chip, a compiled graph can be sent to the device whole and run there without asking

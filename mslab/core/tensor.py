@@ -178,8 +178,10 @@ class Tensor:
     def _scalar(self, kind):
         if self._data is None:
             raise GraphModeError(
-                f"GRAPH mode cannot turn a traced tensor into a Python {kind.__name__}: its value is unknown until "
-                f"the graph runs. Keep it a tensor (use ops.cast for dtypes), or read it after the call returns.")
+                f"this needs a traced tensor as a Python {kind.__name__} (a slice bound, an index, a size): its value "
+                f"is unknown until the graph runs, and mslab's graphs have static shapes (MindSpore 2.10 compiles "
+                f"such dynamic shapes). Use a Python number there, keep the value a tensor (ops.select, ops.gather), "
+                f"or run in PYNATIVE mode.")
         return kind(self._data)
 
     def __float__(self):

@@ -89,8 +89,9 @@ def _int_index_tensors(item):
         if item._np_dtype == np.bool_:
             if item.is_symbolic:
                 raise GraphModeError("indexing with a boolean tensor gives a result whose shape depends on the "
-                                     "values, which GRAPH mode cannot know while tracing; use ops.select(mask, x, "
-                                     "zeros) or integer indices")
+                                     "values; mslab's graphs have static shapes, so its GRAPH mode refuses it "
+                                     "(MindSpore 2.10 compiles such dynamic shapes). Use ops.select(mask, x, zeros) "
+                                     "or integer indices, or PYNATIVE mode")
             item = item.asnumpy()
         else:
             if item._np_dtype.kind not in "iu":
