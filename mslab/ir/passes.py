@@ -1,9 +1,11 @@
 """Graph passes run before a graph is compiled: common-subexpression elimination and dead-code removal.
 
-Why CSE matters here: ``TrainOneStepCell.construct`` calls the network once for the loss and once
-more inside ``GradOperation``; tracing records the forward twice and CSE merges the copies, as
-MindSpore's compiler does. Ops with side effects (Assign) are never merged or removed, and a node
-that reads a Parameter is only merged with one that read it after the same number of writes.
+Why CSE matters here: a training step written the MindSpore way calls the network once for the loss
+and once more inside ``GradOperation`` (seed 004's TrainOneStepCell); tracing records the forward
+twice and CSE merges the copies, as MindSpore's compiler does. (mslab's own ``nn.TrainOneStepCell``
+records its forward once.) Ops with side effects (Assign, a BatchNorm's moving averages) are never
+merged or removed, and a node that reads a Parameter is only merged with one that read it after the
+same number of writes. Subgraphs of control-flow nodes are optimized too.
 """
 import numpy as np
 
