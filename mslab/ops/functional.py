@@ -4,6 +4,7 @@ Each op family defines its functional forms beside its primitives; this module g
 MindSpore's import path (``from mindspore.ops import functional as F``).
 """
 from mslab.ops.array_ops import *
+from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.math_ops import *

@@ -1,5 +1,6 @@
 """``mindspore.ops.operations`` (imported as ``P``): the primitive classes, e.g. ``P.ReLU()``, ``P.MatMul()``."""
 from mslab.ops.array_ops import *
+from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.math_ops import *

@@ -1,0 +1,162 @@
+"""The process group under the collectives: MPI's COMM_WORLD when ``mpiexec`` started us, else one process.
+
+``mpiexec -n N python train.py`` starts N copies of the script; each learns its rank from the
+launcher's environment (MPICH sets ``PMI_RANK``/``PMI_SIZE``, Open MPI ``OMPI_COMM_WORLD_*``).
+:func:`start` (called by ``mslab.communication.init``) joins them through mpi4py; until then, and
+without a launcher, this is rank 0 of a group of 1 and every collective is the identity.
+
+A collective waits for every rank. So that one rank's failure never leaves the others waiting for
+ever: an uncaught exception on any rank aborts the whole job (after printing which rank failed),
+a rank that exits tells the others it left, and a collective that waits longer than
+``MSLAB_COMM_TIMEOUT`` seconds (default 300) aborts the job naming the rank that timed out.
+"""
+import atexit
+import os
+import sys
+import time
+
+import numpy as np
+
+LAUNCHER_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK")
+_LEFT_TAG = 31001  # the message a rank sends the others when its process ends
+
+
+class _World:
+    comm = None  # mpi4py's COMM_WORLD once started with more than one rank
+    rank = 0
+    size = 1
+    MPI = None
+
+
+def launched():
+    """True when an MPI launcher (mpiexec/mpirun) started this process."""
+    return any(v in os.environ for v in LAUNCHER_VARS)
+
+
+def rank():
+    return _World.rank
+
+
+def size():
+    return _World.size
+
+
+def started():
+    return _World.comm is not None
+
+
+def start():
+    """Join the ranks that mpiexec started (a no-op without a launcher, or when already joined)."""
+    if _World.comm is not None or not launched():
+        return
+    try:
+        from mpi4py import MPI  # optional: only a launched process needs it
+    except ImportError as e:
+        raise RuntimeError("mslab.communication.init: this process was started by an MPI launcher but mpi4py "
+                           "is not installed; install it with `pip install mpi4py mpich`") from e
+    comm = MPI.COMM_WORLD
+    if comm.Get_size() == 1:
+        return
+    _World.comm, _World.MPI = comm, MPI
+    _World.rank, _World.size = comm.Get_rank(), comm.Get_size()
+    sys.excepthook = _abort_on_exception(sys.excepthook)
+    atexit.register(_say_goodbye)
+
+
+def stop():
+    """Leave the group (``release()``): later collectives act on this process alone."""
+    _World.comm = None
+    _World.rank, _World.size = 0, 1
+
+
+def abort(message):
+    """Print ``message`` and end every rank of the job (MPI_Abort); never returns."""
+    print(f"mslab: {message}", file=sys.stderr, flush=True)
+    _World.comm.Abort(1)
+
+
+def _abort_on_exception(previous):
+    def hook(kind, value, tb):
+        previous(kind, value, tb)
+        if _World.comm is not None:
+            abort(f"rank {_World.rank} of {_World.size} stopped with {kind.__name__}: {value}; "
+                  f"aborting the other ranks")
+    return hook
+
+
+def _say_goodbye():
+    # A rank that ends while others still wait in a collective would leave them hanging: tell them.
+    comm = _World.comm
+    if comm is None:
+        return
+    for other in range(_World.size):
+        if other != _World.rank:
+            comm.Isend(np.zeros(1, np.int8), dest=other, tag=_LEFT_TAG)
+
+
+def _timeout():
+    return float(os.environ.get("MSLAB_COMM_TIMEOUT", "300"))
+
+
+def _wait(request, what):
+    """Wait for a non-blocking collective, watching for ranks that left and for the timeout."""
+    MPI, comm = _World.MPI, _World.comm
+    deadline = time.monotonic() + _timeout()
+    spins = 0
+    while not request.Test():
+        status = MPI.Status()
+        if comm.Iprobe(source=MPI.ANY_SOURCE, tag=_LEFT_TAG, status=status):
+            abort(f"rank {status.Get_source()} exited while rank {_World.rank} waited for it in {what}")
+        if time.monotonic() > deadline:
+            abort(f"rank {_World.rank} waited more than {_timeout():g} s (MSLAB_COMM_TIMEOUT) in {what}: "
+                  f"another rank stopped or is stuck")
+        spins += 1
+        if spins > 1000:  # a short spin keeps fast collectives fast; then yield the core
+            time.sleep(0.0005)
+
+
+_MPI_OPS = {"sum": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
+
+
+def _buffer(x):
+    # MPI has no float16 type: reduce in float32 and cast back.
+    return np.ascontiguousarray(x, np.float32 if x.dtype == np.float16 else x.dtype)
+
+
+def allreduce(x, op="sum", what="AllReduce"):
+    """Element-wise ``op`` (sum, max, min, prod) of ``x`` over all ranks, on every rank."""
+    if _World.comm is None:
+        return np.array(x, copy=True)
+    buf = _buffer(x)
+    out = np.empty_like(buf)
+    _wait(_World.comm.Iallreduce(buf, out, op=getattr(_World.MPI, _MPI_OPS[op])), what)
+    return out.astype(x.dtype, copy=False)
+
+
+def allgather(x, what="AllGather"):
+    """Every rank's ``x`` stacked along axis 0, in rank order."""
+    if _World.comm is None:
+        return np.array(x, copy=True)
+    buf = _buffer(x)
+    out = np.empty((_World.size * buf.shape[0],) + buf.shape[1:], buf.dtype)
+    _wait(_World.comm.Iallgather(buf, out), what)
+    return out.astype(x.dtype, copy=False)
+
+
+def reduce_scatter(x, op="sum", what="ReduceScatter"):
+    """The ``op`` of ``x`` over all ranks, split along axis 0: rank r keeps the r-th block."""
+    if _World.comm is None:
+        return np.array(x, copy=True)
+    buf = _buffer(x)
+    out = np.empty((buf.shape[0] // _World.size,) + buf.shape[1:], buf.dtype)
+    _wait(_World.comm.Ireduce_scatter_block(buf, out, op=getattr(_World.MPI, _MPI_OPS[op])), what)
+    return out.astype(x.dtype, copy=False)
+
+
+def broadcast(x, root=0, what="Broadcast"):
+    """Rank ``root``'s ``x`` on every rank."""
+    if _World.comm is None:
+        return np.array(x, copy=True)
+    buf = _buffer(x).copy()
+    _wait(_World.comm.Ibcast(buf, root=root), what)
+    return buf.astype(x.dtype, copy=False)
