@@ -19,6 +19,7 @@ import numpy as np
 
 LAUNCHER_VARS = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK")
 _LEFT_TAG = 31001  # the message a rank sends the others when its process ends
+_GRACE = 1.0  # seconds a collective may still finish after another rank said goodbye
 
 
 class _World:
@@ -73,6 +74,7 @@ def abort(message):
     """Print ``message`` and end every rank of the job (MPI_Abort); never returns."""
     print(f"mslab: {message}", file=sys.stderr, flush=True)
     _World.comm.Abort(1)
+    os._exit(1)  # MPICH's Abort can return before the launcher ends this process
 
 
 def _abort_on_exception(previous):
@@ -85,13 +87,29 @@ def _abort_on_exception(previous):
 
 
 def _say_goodbye():
-    # A rank that ends while others still wait in a collective would leave them hanging: tell them.
-    comm = _World.comm
+    """At exit: tell every other rank this one is leaving, and collect their goodbyes.
+
+    A rank still waiting in a collective sees the goodbye and stops (see :func:`_wait`). At a normal
+    end every rank leaves, so every goodbye is received and MPI finalises with no message pending.
+    """
+    comm, MPI = _World.comm, _World.MPI
     if comm is None:
         return
-    for other in range(_World.size):
-        if other != _World.rank:
-            comm.Isend(np.zeros(1, np.int8), dest=other, tag=_LEFT_TAG)
+    others = [r for r in range(_World.size) if r != _World.rank]
+    sends = [comm.Isend(np.zeros(1, np.int8), dest=r, tag=_LEFT_TAG) for r in others]
+    box = np.zeros(1, np.int8)
+    deadline = time.monotonic() + _GRACE * 5
+    pending = set(others)
+    while pending and time.monotonic() < deadline:
+        status = MPI.Status()
+        if comm.Iprobe(source=MPI.ANY_SOURCE, tag=_LEFT_TAG, status=status):
+            comm.Recv(box, source=status.Get_source(), tag=_LEFT_TAG)
+            pending.discard(status.Get_source())
+        else:
+            time.sleep(0.001)
+    if pending:  # a rank is still busy (it will time out or be aborted): do not wait in MPI_Finalize
+        os._exit(0)
+    MPI.Request.Waitall(sends)
 
 
 def _timeout():
@@ -100,19 +118,24 @@ def _timeout():
 
 def _wait(request, what):
     """Wait for a non-blocking collective, watching for ranks that left and for the timeout."""
-    MPI, comm = _World.MPI, _World.comm
     deadline = time.monotonic() + _timeout()
-    spins = 0
+    spins, gone_at = 0, None
     while not request.Test():
-        status = MPI.Status()
-        if comm.Iprobe(source=MPI.ANY_SOURCE, tag=_LEFT_TAG, status=status):
-            abort(f"rank {status.Get_source()} exited while rank {_World.rank} waited for it in {what}")
+        spins += 1
+        if spins % 200:
+            if spins > 1000:  # a short spin keeps fast collectives fast; then yield the core
+                time.sleep(0.0005)
+            continue
+        status = _World.MPI.Status()
+        if _World.comm.Iprobe(source=_World.MPI.ANY_SOURCE, tag=_LEFT_TAG, status=status):
+            # A rank that did its part of this collective may leave before its data has arrived here:
+            # only a collective still unfinished a moment after the goodbye waits for a rank that is gone.
+            gone_at = gone_at or time.monotonic()
+            if time.monotonic() - gone_at > _GRACE:
+                abort(f"rank {status.Get_source()} exited while rank {_World.rank} waited for it in {what}")
         if time.monotonic() > deadline:
             abort(f"rank {_World.rank} waited more than {_timeout():g} s (MSLAB_COMM_TIMEOUT) in {what}: "
                   f"another rank stopped or is stuck")
-        spins += 1
-        if spins > 1000:  # a short spin keeps fast collectives fast; then yield the core
-            time.sleep(0.0005)
 
 
 _MPI_OPS = {"sum": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
