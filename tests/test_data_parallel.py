@@ -58,3 +58,14 @@ def test_a_failing_rank_stops_the_job_with_a_message_naming_it(how, message):
     out = run(2, "failing_rank.py", how, timeout=60, MSLAB_COMM_TIMEOUT="2")
     assert out.returncode != 0
     assert message in out.stderr, out.stderr
+
+
+def test_seed001_style_example_trains_on_2_ranks_and_rank_0_reports():
+    environ = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([MPIEXEC, "-n", "2", sys.executable, str(ROOT / "examples" / "train_dp.py")], env=environ,
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("run distribute!") == 2  # both ranks set up
+    last = [line for line in out.stdout.splitlines() if line.startswith("epoch: 3 step: 23,")]
+    assert len(last) == 1, out.stdout  # 1497 training digits: 749 a shard, 23 full batches of 32; printed by rank 0
+    assert float(last[0].split("loss is ")[1]) < 0.6, out.stdout

@@ -27,6 +27,7 @@ class _World:
     rank = 0
     size = 1
     MPI = None
+    blas_limit = None  # threadpoolctl's limit on BLAS threads while ranks share the machine
 
 
 def launched():
@@ -60,8 +61,22 @@ def start():
         return
     _World.comm, _World.MPI = comm, MPI
     _World.rank, _World.size = comm.Get_rank(), comm.Get_size()
+    _share_cores(comm.Split_type(MPI.COMM_TYPE_SHARED).Get_size())
     sys.excepthook = _abort_on_exception(sys.excepthook)
     atexit.register(_say_goodbye)
+
+
+def _share_cores(local_ranks):
+    """Give each rank on this machine its share of the cores for BLAS threads.
+
+    Without this every rank starts one BLAS thread per core, and N ranks on N cores run N*N threads
+    that take turns: LeNet's data-parallel step on 2 ranks ran 20x slower (40 ms -> 800 ms).
+    """
+    try:
+        from threadpoolctl import threadpool_limits  # optional: without it BLAS keeps its own setting
+    except ImportError:
+        return
+    _World.blas_limit = threadpool_limits(max(1, (os.cpu_count() or 1) // local_ranks), user_api="blas")
 
 
 def stop():
