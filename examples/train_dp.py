@@ -6,7 +6,8 @@
 Adapted from the seed only where marked "mslab:": the device (mslab's CPU trains data parallel over
 MPI, so the CPU branch no longer forces one device, and device_num comes from the launcher), the data
 (the shipped digits, sharded with num_shards/shard_id, in seed train.md's pipeline), the network
-(seed train.md's LeNet5), where checkpoints go, and the optimizer handed to Model (the seed forgets it). LossMonitor and TimeMonitor print from rank 0.
+(seed train.md's LeNet5), where checkpoints go, and the optimizer handed to Model (the seed forgets
+it). LossMonitor and TimeMonitor print from rank 0.
 """
 import os
 import tempfile
