@@ -131,8 +131,28 @@ def _timeout():
     return float(os.environ.get("MSLAB_COMM_TIMEOUT", "300"))
 
 
+class stats:
+    """Time this rank spent in collectives (waiting included) since the last :func:`reset_stats`."""
+
+    calls = 0
+    seconds = 0.0
+
+
+def reset_stats():
+    stats.calls, stats.seconds = 0, 0.0
+
+
 def _wait(request, what):
     """Wait for a non-blocking collective, watching for ranks that left and for the timeout."""
+    start = time.perf_counter()
+    try:
+        _wait_for(request, what)
+    finally:
+        stats.calls += 1
+        stats.seconds += time.perf_counter() - start
+
+
+def _wait_for(request, what):
     deadline = time.monotonic() + _timeout()
     spins, gone_at = 0, None
     while not request.Test():
