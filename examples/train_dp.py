@@ -6,11 +6,13 @@
 Adapted from the seed only where marked "mslab:": the device (mslab's CPU trains data parallel over
 MPI, so the CPU branch no longer forces one device, and device_num comes from the launcher), the data
 (the shipped digits, sharded with num_shards/shard_id, in seed train.md's pipeline), the network
-(seed train.md's LeNet5), where checkpoints go, and the optimizer handed to Model (the seed forgets
+(seed train.md's LeNet5 from benchmarks/), where checkpoints go, and the optimizer handed to Model (the seed forgets
 it). LossMonitor and TimeMonitor print from rank 0.
 """
 import os
+import sys
 import tempfile
+from pathlib import Path
 
 import mslab as ms
 import mslab.dataset as ds
@@ -19,6 +21,10 @@ import mslab.dataset.vision as vision
 from mslab import nn
 from mslab.communication.management import get_group_size, get_rank, init
 from mslab.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint, TimeMonitor
+
+# mslab: the seed's `from src.model import Net`: seed train.md's LeNet5, as the benchmarks define it
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from lenet_digits import LeNet5 as Net  # noqa: E402
 
 
 class Config:
@@ -89,29 +95,6 @@ def create_dataset(cfg, is_train=True):
                     input_columns="image")
     data = data.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
     return data.batch(cfg.batch_size, drop_remainder=is_train)
-
-
-class Net(nn.Cell):
-    """mslab: seed train.md's LeNet5 (with Flatten)."""
-
-    def __init__(self, num_class=10):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, num_class)
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
 
 
 def train_net():
