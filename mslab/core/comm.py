@@ -88,6 +88,7 @@ def stop():
 def abort(message):
     """Print ``message`` and end every rank of the job (MPI_Abort); never returns."""
     print(f"mslab: {message}", file=sys.stderr, flush=True)
+    time.sleep(0.5)  # let the launcher pass the message on before it tears the job down
     _World.comm.Abort(1)
     os._exit(1)  # MPICH's Abort can return before the launcher ends this process
 
