@@ -66,13 +66,13 @@ lab: $(STAMP) dot
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
 
 lint: $(STAMP)
-	$(BIN)/ruff check mslab tests lessons scripts
+	$(BIN)/ruff check mslab tests lessons scripts examples
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
 # Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP) dot chromium
-	$(BIN)/ruff check mslab tests lessons scripts
+	$(BIN)/ruff check mslab tests lessons scripts examples
 	$(BIN)/python -m pytest
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 		echo "$(BIN)/python -m pytest $(NBVAL) notebooks/"; \

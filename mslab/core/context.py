@@ -11,7 +11,7 @@ target mslab simulates the device and its data queue (``model.transfer_counts``)
 import contextlib
 import warnings
 
-from mslab.core import threads
+from mslab.core import comm, threads
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
@@ -98,7 +98,7 @@ def is_graph_mode():
 
 
 class ParallelMode:
-    """Names of MindSpore's parallel modes; mslab runs STAND_ALONE."""
+    """Names of MindSpore's parallel modes; mslab runs STAND_ALONE and DATA_PARALLEL (over MPI)."""
 
     STAND_ALONE = "stand_alone"
     DATA_PARALLEL = "data_parallel"
@@ -107,19 +107,22 @@ class ParallelMode:
     HYBRID_PARALLEL = "hybrid_parallel"
 
 
-_auto_parallel = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False, "device_num": 1}
+# device_num None: not set, so it is the number of ranks (MindSpore's get_group_size() after init).
+_auto_parallel = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False, "device_num": None}
 
 
 def set_auto_parallel_context(**kwargs):
-    """Record data-parallel settings (mslab runs on one process; degree stays 1 unless set)."""
+    """Record data-parallel settings (``parallel_mode``, ``gradients_mean``, ``device_num``)."""
     _auto_parallel.update(kwargs)
 
 
 def get_auto_parallel_context(key):
-    """Return one auto-parallel setting."""
+    """Return one auto-parallel setting (``device_num`` defaults to the number of ranks)."""
+    if key == "device_num" and _auto_parallel[key] is None:
+        return comm.size()
     return _auto_parallel[key]
 
 
 def reset_auto_parallel_context():
     """Back to stand-alone."""
-    _auto_parallel.update(parallel_mode=ParallelMode.STAND_ALONE, gradients_mean=False, device_num=1)
+    _auto_parallel.update(parallel_mode=ParallelMode.STAND_ALONE, gradients_mean=False, device_num=None)

@@ -40,6 +40,12 @@ def get_seed():
     return _seed
 
 
+def shared_seed():
+    """The seed every data-parallel rank shuffles its shard's order with: the dataset seed, or MindSpore's
+    default dataset seed 5489 (``get_seed()`` before any ``set_seed``, observed on MindSpore 2.10)."""
+    return 5489 if _seed is None else _seed
+
+
 def launch_seed():
     """A base seed for one new iterator, drawn from the dataset generator."""
     return int(_rng.integers(0, 2**32))

@@ -44,11 +44,12 @@ class _Run:
                 self._position[id(node)] = len(self._position)
                 stack.extend(node.children)
 
-    def rng(self, node):
+    def rng(self, node, shared=False):
+        """The generator for ``node``'s next pass; ``shared``: seeded alike on every rank (sharded shuffles)."""
         pos = self._position.get(id(node), 0)
         n = self._passes.get(pos, 0)
         self._passes[pos] = n + 1
-        return np.random.default_rng([self.seed, pos, n])
+        return np.random.default_rng([config.shared_seed() if shared else self.seed, pos, n])
 
 
 def _to_numpy(value):

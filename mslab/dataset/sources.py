@@ -15,6 +15,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.dataset.engine import Dataset, _as_list, _Run, to_row
 from mslab.dataset.idx import read_idx
+from mslab.dataset.sharding import Shard
 
 # ---- samplers: which indices of a random-access source, in which order ----------------------------
 
@@ -120,10 +121,11 @@ class GeneratorDataset(Dataset):
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
                  python_multiprocessing=True, max_rowsize=None):
         super().__init__()
-        if num_shards not in (None, 1):
-            raise NotImplementedError(f"{self.op_name}: sharding (num_shards={num_shards}) is not supported by mslab")
         self.source = source
         self.random_access = _is_random_access(source)
+        self.shard = Shard.from_args(self.op_name, num_shards, shard_id, self.random_access)
+        if self.shard is not None and sampler is not None:
+            raise ValueError(f"{self.op_name}: mslab does not combine a sampler with num_shards/shard_id")
         if not self.random_access and not hasattr(source, "__iter__") and not callable(source):
             raise TypeError(f"{self.op_name}: source must be random access (__getitem__ and __len__), "
                             f"iterable, or a generator function; got {type(source).__name__}")
@@ -178,10 +180,12 @@ class GeneratorDataset(Dataset):
         n = len(self.source)
         if self.sampler is not None:
             idx = self.sampler._indices(n, run.rng(self) if self.sampler.random else None)
-        elif self.shuffle_rows:
-            idx = run.rng(self).permutation(n)
+        elif self.shuffle_rows:  # shards share one permutation, so a shared seed
+            idx = run.rng(self, shared=self.shard is not None).permutation(n)
         else:
             idx = range(n)
+        if self.shard is not None:
+            idx = self.shard.take(idx)
         return idx if self.num_samples is None else idx[:self.num_samples]
 
     def _items(self, run):
@@ -220,6 +224,8 @@ class GeneratorDataset(Dataset):
             n = len(self.source)
             if self.sampler is not None:
                 n = len(self.sampler._indices(n, np.random.default_rng(0)))
+            if self.shard is not None:
+                n = self.shard.size(n)
             return n if self.num_samples is None else min(n, self.num_samples)
         n = 0  # an in-order source: count one pass
         for n, _ in enumerate(self._items(_Run(self, seed=0)), 1):

@@ -1,6 +1,7 @@
 """``mindspore.ops.operations`` (imported as ``P``): the primitive classes, e.g. ``P.ReLU()``, ``P.MatMul()``."""
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
+from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.index_ops import *

@@ -60,6 +60,8 @@ def _html_label(title, lines, bold=True):
 def _node_line(vn, indent):
     shape, fill, border, font, extra = STYLES.get(vn.kind, STYLES["other"])
     style = ["filled"] + ([extra] if extra else [])
+    if vn.communication:  # messages between ranks: the phase's colours, a shape of their own
+        shape, style = "octagon", style + ["bold"]
     attrs = [f"label={_html_label(vn.title, vn.lines, vn.kind not in ('constant', 'hidden', 'note'))}",
              f"shape={'box3d' if vn.collapsed else shape}", f'style="{",".join(style)}"',
              f'fillcolor="{fill}"', f'color="{border}"', f'fontcolor="{font}"',

@@ -24,6 +24,7 @@ class ViewNode:
     ops: int = 1
     collapsed: bool = False
     members: tuple = ()  # IR names of the nodes it stands for
+    communication: bool = False  # a collective (AllReduce, ...): drawn as an octagon with a thick border
 
 
 @dataclass
