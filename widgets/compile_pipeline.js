@@ -38,7 +38,15 @@ export default {
       note.textContent = `${s.title}: ${s.count} nodes. ${s.note}`;
       picture.innerHTML = s.svg;
       picture.setAttribute("data-mslab-stage", s.key);
-      picture.scrollTop = 0;
+      // Bring the first outlined node into view: what the next pass removes is the point of the stage.
+      const first = picture.querySelector(".mslab-highlight");
+      if (first) {
+        const p = picture.getBoundingClientRect(), r = first.getBoundingClientRect();
+        picture.scrollLeft += r.left - p.left - (p.width - r.width) / 2;
+        picture.scrollTop += r.top - p.top - (p.height - r.height) / 2;
+      } else {
+        picture.scrollTop = 0; picture.scrollLeft = 0;
+      }
       code.textContent = s.code || "";
       code.style.display = s.code ? "" : "none";
     };

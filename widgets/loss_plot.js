@@ -3,13 +3,17 @@
 // at finish(), stores every point in the `data` trait. The points live per model (initialize), so a view
 // opened late, or re-rendered, draws them all. Series whose name contains "loss" use the left axis, the
 // others (metrics) the right one. DOM hooks for tests: data-mslab-role="loss-canvas" carries
-// data-mslab-frames (redraws so far) and data-mslab-points; "loss-status" holds the last values.
+// data-mslab-frames (redraws so far), data-mslab-span-ms (first to last redraw) and data-mslab-points;
+// "loss-status" holds the last values.
 const MSLAB_LP_COLORS = ["#1d4ed8", "#dc2626", "#15803d", "#7c3aed", "#b45309", "#0891b2"];
-const mslabLpStores = new WeakMap();
+// Keyed by the widget's id (the `uid` trait): anywidget hands initialize and each render its own proxy
+// object of the model, so the proxy cannot be the key.
+const mslabLpStores = new Map();
 
 function mslabLpStore(model) {
-  let s = mslabLpStores.get(model);
-  if (!s) { s = { series: {}, listeners: new Set() }; mslabLpStores.set(model, s); }
+  const id = model.get("uid");
+  let s = mslabLpStores.get(id);
+  if (!s) { s = { series: {}, listeners: new Set(), frames: 0, first: 0, last: 0 }; mslabLpStores.set(id, s); }
   return s;
 }
 
@@ -136,7 +140,9 @@ export default {
     const onData = () => mslabLpReplace(store, model.get("data") || {});
     model.on("change:data", onData);
     onData();
-    return () => { model.off("msg:custom", onMsg); model.off("change:data", onData); };
+    return () => {
+      model.off("msg:custom", onMsg); model.off("change:data", onData); mslabLpStores.delete(model.get("uid"));
+    };
   },
   render({ model, el }) {
     el.classList.add("mslab-widget", "mslab-loss-plot");
@@ -148,12 +154,19 @@ export default {
     status.className = "mslab-lp-status";
     status.setAttribute("data-mslab-role", "loss-status");
     el.append(canvas, status);
-    let frames = 0, pending = false;
+    let pending = false;
     const draw = () => {
       pending = false;
       const points = mslabLpDraw(canvas, model, store);
-      frames += 1;
-      canvas.setAttribute("data-mslab-frames", String(frames));
+      // Frames are counted per model (every view of it), so a view re-rendered when the output's static
+      // form is replaced after the cell keeps the count of the frames drawn while training ran.
+      if (points) {  // frames with curves in them (not the empty "waiting" picture)
+        store.frames += 1;
+        store.last = performance.now();
+        if (store.frames === 1) store.first = store.last;
+      }
+      canvas.setAttribute("data-mslab-frames", String(store.frames));
+      canvas.setAttribute("data-mslab-span-ms", String(Math.round(store.last - store.first)));
       canvas.setAttribute("data-mslab-points", String(points));
       const names = Object.keys(store.series);
       const parts = names.map((k) => { const ys = store.series[k][1]; return `${k} = ${mslabLpFmt(ys[ys.length - 1])}`; });

@@ -17,6 +17,7 @@ widget's state and replaces the output's static form by the final curve as SVG (
 the cell has run), which is what nbconvert HTML and a notebook saved without widget state show.
 """
 import time
+import uuid
 
 import anywidget
 import numpy as np
@@ -93,9 +94,11 @@ class LossPlot(anywidget.AnyWidget, Callback):
     logy = t.Bool(False).tag(sync=True)
     data = t.Dict().tag(sync=True)  # {name: [steps, values]}: every point, stored at finish() (and on request)
     finished = t.Bool(False).tag(sync=True)
+    uid = t.Unicode("").tag(sync=True)  # the front-end keeps the streamed points per uid (set before the model opens)
 
     def __init__(self, title="training", min_interval=0.05, logy=False, **kwargs):
-        super().__init__(title=title, logy=logy, **kwargs)
+        # uid is in the state the front-end gets with the model, before initialize runs
+        super().__init__(title=title, logy=logy, uid=uuid.uuid4().hex, **kwargs)
         self.min_interval = float(min_interval)
         self.series = {}
         self.sends = 0  # batches of points streamed to the browser
