@@ -282,8 +282,11 @@ def test_compare_panel_without_torch(monkeypatch):
     monkeypatch.setattr(compare_panel, "have_torch", lambda: False)
     p = ComparePanel()
     assert repr(p).startswith("ComparePanel(concepts=['dataset', 'network', 'loss', 'optimizer'")
+    assert "not installed here" in p.result.value
     res = p.run()
     assert res["available"] is False and "pip install torch==2.13.0" in p.result.value
+    assert "Run 1" in p.result.value and "Run 2" in (p.run() and p.result.value)  # each press answers
+    assert p.button.layout.width == "auto"  # the label is not cut off
     assert len(p.tabs.children) == 6 and all(len(t.children) == 3 for t in p.tabs.children)
     assert "TrainOneStepCell" in p.code("training step") and "backward()" in p.code("training step", "PyTorch")
     assert "text/html" in p._repr_mimebundle_()[0]
