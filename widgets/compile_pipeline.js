@@ -1,30 +1,25 @@
 // compile_pipeline.js: CompilePipeline, the graph after each compilation stage (one stage shown at a time).
 // Reads the traits `stages` (list of {key, title, count, note, svg, code, highlighted}) and `index`; a click
 // on a stage button sets `index`. DOM hooks for tests: data-mslab-role="stage-button" (data-mslab-stage),
-// "stage-picture" (data-mslab-stage of the picture shown), "stage-counts", "stage-note", "stage-code".
-function mslabCpEl(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+// "stage-picture" (data-mslab-stage of the picture shown), "stage-note", "stage-code". graph_core.js (for
+// mslabEl) is prepended by Python.
 
 export default {
   render({ model, el }) {
     el.classList.add("mslab-widget", "mslab-compile-pipeline");
-    const bar = mslabCpEl("div", { class: "mslab-cp-stages", "data-mslab-role": "stage-selector" });
-    const note = mslabCpEl("div", { class: "mslab-explanation", "data-mslab-role": "stage-note" });
-    const picture = mslabCpEl("div", { class: "mslab-cp-picture mslab-static", "data-mslab-role": "stage-picture" });
-    const code = mslabCpEl("pre", { class: "mslab-cp-code", "data-mslab-role": "stage-code" });
+    const bar = mslabEl("div", { class: "mslab-cp-stages", "data-mslab-role": "stage-selector" });
+    const note = mslabEl("div", { class: "mslab-explanation", "data-mslab-role": "stage-note" });
+    const picture = mslabEl("div", { class: "mslab-cp-picture mslab-static", "data-mslab-role": "stage-picture" });
+    const code = mslabEl("pre", { class: "mslab-cp-code", "data-mslab-role": "stage-code" });
     el.append(bar, note, picture, code);
 
     const drawBar = () => {
       bar.replaceChildren();
       model.get("stages").forEach((s, i) => {
-        const b = mslabCpEl("button", { class: "mslab-cp-stage", "data-mslab-role": "stage-button",
+        const b = mslabEl("button", { class: "mslab-cp-stage", "data-mslab-role": "stage-button",
           "data-mslab-stage": s.key, title: s.note });
-        b.append(mslabCpEl("span", { class: "mslab-cp-step" }, `${i + 1}. ${s.title}`),
-          mslabCpEl("span", { class: "mslab-cp-count", "data-mslab-role": "stage-count" }, `${s.count} nodes`));
+        b.append(mslabEl("span", { class: "mslab-cp-step", text: `${i + 1}. ${s.title}` }),
+          mslabEl("span", { class: "mslab-cp-count", "data-mslab-role": "stage-count", text: `${s.count} nodes` }));
         b.addEventListener("click", () => { model.set("index", i); model.save_changes(); });
         bar.appendChild(b);
       });

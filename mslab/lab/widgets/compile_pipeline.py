@@ -89,7 +89,7 @@ def pipeline_stages(fn, *inputs):
 class CompilePipeline(anywidget.AnyWidget):
     """``CompilePipeline(fn, *inputs)``: the graph after each compilation stage, with a stage selector."""
 
-    _esm = _assets.esm("compile_pipeline.js")
+    _esm = _assets.esm("graph_core.js", "compile_pipeline.js")
     _css = _assets.css()
     stages = t.List(t.Dict()).tag(sync=True)
     index = t.Int(0).tag(sync=True)
