@@ -50,7 +50,8 @@ def test_import_mslab_does_not_import_widgets():
 
 def test_frontend_files_found():
     d = _assets.frontend_dir()
-    for name in ("graph_core.js", "graph_view.js", "step_through.js", "tape_view.js", "mslab.css"):
+    for name in ("graph_core.js", "graph_view.js", "step_through.js", "tape_view.js", "loss_plot.js",
+                 "compile_pipeline.js", "mslab.css"):
         assert (d / name).is_file()
     assert "export default" in GraphView._esm and "function mountGraph" in GraphView._esm
 
