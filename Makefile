@@ -56,13 +56,15 @@ lessons: $(STAMP) dot
 api-coverage: $(STAMP)
 	$(BIN)/python scripts/make_api_coverage.py
 
-# Lessons open with their kernel started (JupyterLab 4 otherwise asks "Select Kernel" every time):
-# a default in the venv's own settings overrides, so nothing outside .venv changes.
+# Lessons open with their kernel started (JupyterLab 4 otherwise asks "Select Kernel" every time) and
+# without the "receive official Jupyter news?" pop-up over the widgets (fetchNews "false": never ask,
+# never fetch; checkForUpdates needs the news feed): defaults in the venv's own settings overrides, so
+# nothing outside .venv changes.
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
 lab: $(STAMP) dot
 	@mkdir -p $(dir $(LAB_OVERRIDES))
-	@printf '%s\n' '{"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true}}' > $(LAB_OVERRIDES)
+	@printf '%s\n' '{"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true}, "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
 
 lint: $(STAMP)

@@ -157,7 +157,7 @@ from mslab.widgets import LossPlot  # mslab only
 
 ms.set_context(mode=ms.GRAPH_MODE)
 model = ms.Model(network, net_loss, net_opt, metrics={"accuracy"})
-plot = LossPlot(title="LeNet-5 on the shipped digits", min_interval=1.0)   # redraw at most once a second
+plot = LossPlot(title="LeNet-5 on the shipped digits")   # drawn by the browser as the points arrive
 display(plot)
 model.train(2, ds_train, callbacks=[ms.LossMonitor(23), plot])
 

@@ -176,6 +176,30 @@ print(ms.trace(train_net, x, y))  # mslab only
 viz.training_graph(train_net, x, y)
 
 # %% [markdown]
+# ## What the compiler did to it
+#
+# A graph is not what tracing first records. `CompilePipeline` shows the graph after each stage of
+# compilation, as mslab's GRAPH mode really runs them. Here it compiles the hand-written cell from
+# above, MindSpore's own four-line `construct`: **recorded** (tracing ran `construct` and recorded the
+# forward twice: once for the loss, once inside `GradOperation`), **after autodiff** (the backward and
+# optimizer nodes appended), **after CSE** (common-subexpression elimination merges the second forward
+# into the first, as MindSpore's compiler merges the two calls), **after DCE and folding** (dead nodes
+# dropped; nodes computable at compile time, such as `sens`, folded), and the final **schedule** the
+# executor runs, one line of generated Python per node. Click a stage; the nodes the next pass removes,
+# merges or folds are outlined in orange. (mslab's `nn.TrainOneStepCell` records its forward once, so
+# its CSE stage has nothing to merge.)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.widgets import CompilePipeline  # mslab only
+
+pipeline = CompilePipeline(mine, x, y)
+pipeline
+
+# %%
+print(pipeline.counts)  # mslab only: nodes after each stage
+
+# %% [markdown]
 # ## Step through one training step
 #
 # `StepThrough` runs this very graph on the real numbers above, **one stage at a time**: forward,
@@ -277,7 +301,7 @@ train_net = nn.TrainOneStepCell(net_with_criterion, opt)
 train_net.set_train()
 
 train_dataset = create_dataset(num_data=160)
-plot = LossPlot(title="LinearNet, a hand-written loop", min_interval=1.0)
+plot = LossPlot(title="LinearNet, a hand-written loop")
 display(plot)
 step = 0
 epochs = 2

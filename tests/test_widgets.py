@@ -50,7 +50,8 @@ def test_import_mslab_does_not_import_widgets():
 
 def test_frontend_files_found():
     d = _assets.frontend_dir()
-    for name in ("graph_core.js", "graph_view.js", "step_through.js", "tape_view.js", "mslab.css"):
+    for name in ("graph_core.js", "graph_view.js", "step_through.js", "tape_view.js", "loss_plot.js",
+                 "compile_pipeline.js", "mslab.css"):
         assert (d / name).is_file()
     assert "export default" in GraphView._esm and "function mountGraph" in GraphView._esm
 
@@ -237,26 +238,56 @@ def test_loss_plot_callback_and_update():
     Y = X.sum(1, keepdims=True)
     ds = ms.dataset.NumpySlicesDataset({"x": X, "y": Y}, shuffle=False).batch(8)
     model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
-    plot = LossPlot(min_interval=3600)  # bounded rate: only the first and the final draw
+    plot = LossPlot(min_interval=3600)  # bounded rate: the first batch of points, then the rest at finish
+    sent = []
+    plot.send = sent.append
     model.train(2, ds, callbacks=[plot])
     assert repr(plot) == "LossPlot(series=['loss'], points=8, last_step=8)"
-    assert plot.draws == 2 and plot.finished and bytes(plot.image.value).startswith(b"\x89PNG")
-    assert "(finished)" in plot.status.value
+    assert plot.sends == 2 and plot.finished
+    assert sent[0] == {"type": "points", "series": {"loss": [[1], [plot.series["loss"][1][0]]]}}
+    assert sent[1]["series"]["loss"][0] == [2, 3, 4, 5, 6, 7, 8]  # only the points not sent yet
+    assert plot.data == {"loss": [list(range(1, 9)), plot.series["loss"][1]]}  # the widget state holds all
     hand = LossPlot(min_interval=0)
+    hand.send = lambda msg: None
     for step in range(3):
         hand.update(step, loss=ms.Tensor(np.float32(1.0 / (step + 1))), acc=step / 3)
-    assert hand.series["acc"][1] == [0.0, 1 / 3, 2 / 3] and hand.draws == 3
+    assert hand.series["acc"][1] == [0.0, 1 / 3, 2 / 3] and hand.sends == 3
     data, _ = hand._repr_mimebundle_()
     assert data["text/plain"] == "LossPlot(series=['loss', 'acc'], points=3, last_step=2)"
-    assert data["image/png"] == hand.png()  # deterministic static figure
+    svg = data["image/svg+xml"]
+    assert svg == hand.svg() and svg.startswith("<?xml") and "<path" in svg  # the static curve, deterministic
+    assert hand.png().startswith(b"\x89PNG")
+
+
+def test_loss_plot_finish_replaces_static_output(monkeypatch):
+    """A displayed LossPlot's output is updated at finish: a saved notebook shows the final curve."""
+    from IPython import display as ipd
+    shown, updated = [], []
+
+    class Handle:
+        display_id = "abc"
+
+    monkeypatch.setattr(ipd, "display", lambda *a, **k: shown.append((a, k)) or Handle())
+    monkeypatch.setattr(ipd, "update_display", lambda *a, **k: updated.append((a, k)))
+    plot = LossPlot()
+    plot.send = lambda msg: None
+    plot._ipython_display_()
+    assert shown[0][1]["display_id"] is True and "image/svg+xml" not in shown[0][0][0]
+    plot.update(1, loss=2.0).update(2, loss=1.0).finish()
+    (bundle,), kw = updated[0]
+    assert kw["display_id"] == "abc" and "image/svg+xml" in bundle
+    assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
 def test_compare_panel_without_torch(monkeypatch):
     monkeypatch.setattr(compare_panel, "have_torch", lambda: False)
     p = ComparePanel()
     assert repr(p).startswith("ComparePanel(concepts=['dataset', 'network', 'loss', 'optimizer'")
+    assert "not installed here" in p.result.value
     res = p.run()
     assert res["available"] is False and "pip install torch==2.13.0" in p.result.value
+    assert "Run 1" in p.result.value and "Run 2" in (p.run() and p.result.value)  # each press answers
+    assert p.button.layout.width == "auto"  # the label is not cut off
     assert len(p.tabs.children) == 6 and all(len(t.children) == 3 for t in p.tabs.children)
     assert "TrainOneStepCell" in p.code("training step") and "backward()" in p.code("training step", "PyTorch")
     assert "text/html" in p._repr_mimebundle_()[0]

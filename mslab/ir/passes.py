@@ -78,10 +78,14 @@ def dce(graph):
     return graph
 
 
+# The passes ``optimize`` runs, in order, by name: what mslab.widgets.CompilePipeline replays stage by stage.
+PIPELINE = (("cse", cse), ("dce", dce))
+
+
 def optimize(graph):
     """The default pipeline: CSE, dead-code removal, then consecutive node names; subgraphs too."""
-    cse(graph)
-    dce(graph)
+    for _, run_pass in PIPELINE:
+        run_pass(graph)
     graph.renumber()
     for n in graph.nodes:
         for _, sub in getattr(n.prim, "subgraphs", ()):

@@ -12,6 +12,7 @@ artifacts/browser/step_through.png and expanded.png (artifacts/ is git-ignored; 
 Run with ``make test`` (which installs Chromium first when it can) or ``pytest -m browser tests/browser``.
 Skipped, with the reason, only when no Chromium is installed.
 """
+import contextlib
 import json
 import os
 import secrets
@@ -139,23 +140,25 @@ def widget_state(page):
     return tuple(sorted(keys)), values
 
 
-def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
+@contextlib.contextmanager
+def lesson_page(tmp_path, lesson, failure=None):
+    """A JupyterLab page with ``lesson`` open (a fresh copy: no outputs), after Run All has run every cell
+    without a traceback. On an error the page is saved as ``failure`` (artifacts/browser/failure_<nn>.png)."""
     chromium = find_chromium()
     if chromium is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium; `make test` does this as root). "
-                    "Set MSLAB_CHROMIUM to use another Chromium binary.")
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium). Set MSLAB_CHROMIUM to use another.")
     import nbformat
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     lessons = tmp_path / "lessons"
     shutil.copytree(ROOT / "notebooks", lessons, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    nb = nbformat.read(lessons / LESSON, as_version=4)
+    nb = nbformat.read(lessons / lesson, as_version=4)
     for cell in nb.cells:  # a fresh lesson: no stored outputs, prompts empty until the cells run
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     nb.metadata.pop("widgets", None)
-    nbformat.write(nb, lessons / LESSON)
+    nbformat.write(nb, lessons / lesson)
     env = lab_config(tmp_path / "jupyter")
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
@@ -165,8 +168,9 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     log_path = tmp_path / "jupyterlab.log"
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    SCREENSHOT.with_name("failure.png").unlink(missing_ok=True)
+    failure = failure or SCREENSHOT.with_name(f"failure_{lesson.split('_')[0]}.png")
+    failure.parent.mkdir(parents=True, exist_ok=True)
+    failure.unlink(missing_ok=True)
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=lessons, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
@@ -179,13 +183,14 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
             page = context.pages[0] if context.pages else context.new_page()
             try:
                 page.set_default_timeout(60_000)
-                page.goto(f"{base}/lab/tree/{LESSON}?token={token}")
+                page.on("console", lambda m: m.type in ("error", "warning") and print("console:", m.type, m.text))
+                page.goto(f"{base}/lab/tree/{lesson}?token={token}")
                 page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
                 # The copy has no stored outputs, so every prompt is empty until its cell has run.
                 page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
                 page.wait_for_function(ALL_PROMPTS_EMPTY, timeout=30_000)
-                page.locator(".jp-NotebookPanel .jp-Cell").first.click()  # the notebook is the current widget
-                for attempt in range(3):  # Run > Run All Cells (again if the menu click did not take)
+                page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+                for attempt in range(3):
                     menu_command(page, "Run", "runmenu:run-all")
                     try:
                         page.wait_for_function(ANY_CELL_STARTED, timeout=15_000)
@@ -197,77 +202,85 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
                 errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
                                       has_text="Traceback")
                 assert errors.count() == 0, errors.first.inner_text()
-
-                widget = page.locator(".mslab-step-through").first
-                next_button = widget.locator('[data-mslab-role="next-stage"]').first
-                next_button.wait_for(state="visible", timeout=60_000)
-                widget.scroll_into_view_if_needed()
-                start = widget_state(page)
-
-                states = [start]
-                for _ in range(3):  # forward, sens, backward
-                    next_button.click()
-                    page.wait_for_function(
-                        """([sel, before]) => {
-                            const w = document.querySelector(sel);
-                            const v = w && w.querySelector('[data-mslab-role="values"]');
-                            const keys = [...w.querySelectorAll('[data-mslab-node].mslab-highlight')]
-                                .map(e => e.getAttribute('data-mslab-node')).sort().join(',');
-                            return v && (keys + '|' + v.innerText) !== before;
-                        }""", arg=[".mslab-step-through", ",".join(states[-1][0]) + "|" + states[-1][1]],
-                        timeout=60_000)
-                    page.wait_for_timeout(300)  # let the panel finish redrawing before reading it
-                    states.append(widget_state(page))
-
-                for before, after in zip(states, states[1:]):
-                    assert after[0], "after Next no graph node is highlighted"
-                    assert after[0] != before[0], f"the highlighted nodes did not change: {after[0]}"
-                    assert after[1] != before[1], "the values panel did not change"
-                assert "loss" in states[1][1]
-
-                # Per-Cell expand: a click on one collapsed Cell box opens that Cell only (more node groups,
-                # the other boxes stay); its frame's label folds it back. Highlighting keeps working.
-                nodes = widget.locator(".mslab-stage [data-mslab-node]")
-                before = nodes.count()
-                box = widget.locator('.mslab-stage [data-mslab-node^="box:network"]').first
-                key = box.get_attribute("data-mslab-node")
-                others = widget.locator('.mslab-stage [data-mslab-node^="box:"]').count() - 1
-                box.click()
-                page.wait_for_function(
-                    """([sel, n]) => document.querySelector(sel)
-                        .querySelectorAll('.mslab-stage [data-mslab-node]').length > n""",
-                    arg=[".mslab-step-through", before], timeout=60_000)
-                frame = key[len("box:"):]
-                assert widget.locator(f'.mslab-stage [data-mslab-node="{key}"]').count() == 0
-                assert widget.locator(f'.mslab-stage [data-mslab-cluster="{frame}"]').count() == 1
-                assert widget.locator('.mslab-stage [data-mslab-node^="box:"]').count() >= others - 1
-                assert widget.locator(".mslab-stage [data-mslab-node].mslab-highlight").count() > 0
-                widget.scroll_into_view_if_needed()
-                page.screenshot(path=str(SCREENSHOT.with_name("expanded.png")))
-                # Fold it back with a click on the frame's label: a real click when the label lies in the
-                # canvas's visible area (the picture is not re-fitted after a redraw), else the same events
-                # sent to the label element.
-                label = widget.locator(f'.mslab-stage [data-mslab-cluster="{frame}"] text').first
-                lb, cb = label.bounding_box(), widget.locator('[data-mslab-role="canvas"]').first.bounding_box()
-                inside = lb and cb and cb["x"] <= lb["x"] and lb["x"] + lb["width"] <= cb["x"] + cb["width"] \
-                    and cb["y"] <= lb["y"] and lb["y"] + lb["height"] <= cb["y"] + cb["height"]
-                if inside:
-                    page.mouse.click(lb["x"] + lb["width"] / 2, lb["y"] + lb["height"] / 2)
-                else:
-                    label.evaluate("""e => { for (const t of ["pointerdown", "pointerup"])
-                        e.dispatchEvent(new PointerEvent(t, { bubbles: true })); }""")
-                print("collapse by", "mouse click" if inside else "dispatched events", "on", frame)
-                page.wait_for_function(
-                    """([sel, k]) => !!document.querySelector(sel)
-                        .querySelector(`.mslab-stage [data-mslab-node="${k}"]`)""",
-                    arg=[".mslab-step-through", key], timeout=60_000)
-                assert nodes.count() == before
-                widget.scroll_into_view_if_needed()
-                page.screenshot(path=str(SCREENSHOT))
+                yield page
             except Exception:
-                page.screenshot(path=str(SCREENSHOT.with_name("failure.png")))  # what the browser showed
+                page.screenshot(path=str(failure))  # what the browser showed
+                print("prompts and outputs:", page.evaluate("""() => [...document.querySelectorAll('.jp-CodeCell')]
+                    .map(c => (c.querySelector('.jp-InputArea-prompt') || {}).textContent + ' '
+                         + [...c.querySelectorAll('.jp-OutputArea-output')].map(o => o.getAttribute('data-mime-type')
+                           + ':' + o.innerText.slice(0, 200)).join(' | '))"""))
                 raise
             finally:
                 context.close()
     finally:
         stop_server(proc, base, token)
+
+
+def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
+    with lesson_page(tmp_path, LESSON, failure=SCREENSHOT.with_name("failure.png")) as page:
+        widget = page.locator(".mslab-step-through").first
+        next_button = widget.locator('[data-mslab-role="next-stage"]').first
+        next_button.wait_for(state="visible", timeout=60_000)
+        widget.scroll_into_view_if_needed()
+        start = widget_state(page)
+
+        states = [start]
+        for _ in range(3):  # forward, sens, backward
+            next_button.click()
+            page.wait_for_function(
+                """([sel, before]) => {
+                    const w = document.querySelector(sel);
+                    const v = w && w.querySelector('[data-mslab-role="values"]');
+                    const keys = [...w.querySelectorAll('[data-mslab-node].mslab-highlight')]
+                        .map(e => e.getAttribute('data-mslab-node')).sort().join(',');
+                    return v && (keys + '|' + v.innerText) !== before;
+                }""", arg=[".mslab-step-through", ",".join(states[-1][0]) + "|" + states[-1][1]],
+                timeout=60_000)
+            page.wait_for_timeout(300)  # let the panel finish redrawing before reading it
+            states.append(widget_state(page))
+
+        for before, after in zip(states, states[1:]):
+            assert after[0], "after Next no graph node is highlighted"
+            assert after[0] != before[0], f"the highlighted nodes did not change: {after[0]}"
+            assert after[1] != before[1], "the values panel did not change"
+        assert "loss" in states[1][1]
+
+        # Per-Cell expand: a click on one collapsed Cell box opens that Cell only (more node groups,
+        # the other boxes stay); its frame's label folds it back. Highlighting keeps working.
+        nodes = widget.locator(".mslab-stage [data-mslab-node]")
+        before = nodes.count()
+        box = widget.locator('.mslab-stage [data-mslab-node^="box:network"]').first
+        key = box.get_attribute("data-mslab-node")
+        others = widget.locator('.mslab-stage [data-mslab-node^="box:"]').count() - 1
+        box.click()
+        page.wait_for_function(
+            """([sel, n]) => document.querySelector(sel)
+                .querySelectorAll('.mslab-stage [data-mslab-node]').length > n""",
+            arg=[".mslab-step-through", before], timeout=60_000)
+        frame = key[len("box:"):]
+        assert widget.locator(f'.mslab-stage [data-mslab-node="{key}"]').count() == 0
+        assert widget.locator(f'.mslab-stage [data-mslab-cluster="{frame}"]').count() == 1
+        assert widget.locator('.mslab-stage [data-mslab-node^="box:"]').count() >= others - 1
+        assert widget.locator(".mslab-stage [data-mslab-node].mslab-highlight").count() > 0
+        widget.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOT.with_name("expanded.png")))
+        # Fold it back with a click on the frame's label: a real click when the label lies in the
+        # canvas's visible area (the picture is not re-fitted after a redraw), else the same events
+        # sent to the label element.
+        label = widget.locator(f'.mslab-stage [data-mslab-cluster="{frame}"] text').first
+        lb, cb = label.bounding_box(), widget.locator('[data-mslab-role="canvas"]').first.bounding_box()
+        inside = lb and cb and cb["x"] <= lb["x"] and lb["x"] + lb["width"] <= cb["x"] + cb["width"] \
+            and cb["y"] <= lb["y"] and lb["y"] + lb["height"] <= cb["y"] + cb["height"]
+        if inside:
+            page.mouse.click(lb["x"] + lb["width"] / 2, lb["y"] + lb["height"] / 2)
+        else:
+            label.evaluate("""e => { for (const t of ["pointerdown", "pointerup"])
+                e.dispatchEvent(new PointerEvent(t, { bubbles: true })); }""")
+        print("collapse by", "mouse click" if inside else "dispatched events", "on", frame)
+        page.wait_for_function(
+            """([sel, k]) => !!document.querySelector(sel)
+                .querySelector(`.mslab-stage [data-mslab-node="${k}"]`)""",
+            arg=[".mslab-step-through", key], timeout=60_000)
+        assert nodes.count() == before
+        widget.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOT))

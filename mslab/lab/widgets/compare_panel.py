@@ -224,24 +224,32 @@ class ComparePanel(widgets.VBox):
         self.tabs = widgets.Tab(children=tabs)
         for i, c in enumerate(self.concepts):
             self.tabs.set_title(i, c)
+        # width auto: ipywidgets' fixed default button width cuts the label off
         self.button = widgets.Button(description="Run: mslab vs PyTorch", button_style="primary",
-                                     tooltip="Run the same step in both on the same weights and data")
+                                     tooltip="Run the same step in both on the same weights and data",
+                                     layout=widgets.Layout(width="auto"))
         self.button.add_class("mslab-compare-run")
         self.result = widgets.HTML(self._idle_text())
         self.button.on_click(lambda _b: self.run())
         self.last = None
+        self.runs = 0
         super().__init__(children=[self.tabs, widgets.HBox([self.button]), self.result], **kwargs)
         self.add_class("mslab-compare-panel")
 
     def _idle_text(self):
         if have_torch():
             return "<i>Press Run to check that loss and gradients agree with PyTorch.</i>"
-        return result_html({"available": False, "install": INSTALL})
+        return "<i>Press Run to compare with PyTorch (not installed here: Run says how to add it).</i>"
 
     def run(self):
-        """Run the comparison (as the button does) and show it; returns the result dict."""
+        """Run the comparison (as the button does) and show it; returns the result dict.
+
+        Each press is numbered in the answer, so a second press visibly answers too (even when the
+        answer, e.g. "PyTorch is not installed", is the same)."""
+        self.runs += 1
+        self.result.value = "<i>running ...</i>"
         self.last = compare_with_torch()
-        self.result.value = result_html(self.last)
+        self.result.value = f"<p><b>Run {self.runs}</b></p>" + result_html(self.last)
         return self.last
 
     def code(self, concept, framework="mslab"):

@@ -46,7 +46,8 @@ class GraphView(GraphHost, anywidget.AnyWidget):
     def __init__(self, graph, phases=None, collapse_depth="auto", title=None, grad_edges=False, values=None,
                  **kwargs):
         super().__init__(**kwargs)
-        self.pane = GraphPane(graph, phases, collapse_depth, title, grad_edges)
+        self.pane = GraphPane(graph, phases, "auto", title, grad_edges)
+        self.pane.set_depth(collapse_depth)  # validates, and reads "none" and digits as the menu does
         self.pane.values = NO_VALUES if values is None else values
         self._init_host({"": self.pane})
 

@@ -9,16 +9,23 @@
         plot.update(step, loss=loss)            # any named series: plot.update(step, loss=l, acc=a)
     plot.finish()                               # the final static figure (Model.train does this itself)
 
-The figure is drawn with matplotlib's Agg canvas (no pyplot state, no inline-backend output) into an
-Image widget, at most every ``min_interval`` seconds; no clear_output loop. Outside a live kernel the
-output shows the text repr and the final figure as a PNG.
+The browser draws the curves (widgets/loss_plot.js, on a canvas): Python only streams the new points, at
+most every ``min_interval`` seconds (20 times a second by default), as small custom messages, so a step
+costs a list append and, now and then, one message. Series whose name contains "loss" use the left axis,
+the others (accuracy, an eval metric per epoch) the right one. ``finish()`` stores every point in the
+widget's state and replaces the output's static form by the final curve as SVG (drawn by matplotlib after
+the cell has run), which is what nbconvert HTML and a notebook saved without widget state show.
 """
 import time
+import uuid
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
+import traitlets as t
 
 from mslab.core.tensor import Tensor
+from mslab.lab.viz.loss_curve import figure_svg
+from mslab.lab.widgets import _assets
 from mslab.train.callback import Callback
 
 COLORS = ("#1d4ed8", "#dc2626", "#15803d", "#7c3aed", "#b45309", "#0891b2")
@@ -32,85 +39,132 @@ def _scalar(x):
     return float(np.asarray(x).reshape(-1)[0])
 
 
-def figure_png(series, title="training", logy=False, size=(5.5, 3.0), dpi=96):
-    """PNG bytes of the curves ``{name: (steps, values)}`` (deterministic: no timestamps in the metadata)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+def is_loss(name):
+    """Series drawn against the left (loss) axis; every other series gets the right (metric) axis."""
+    return "loss" in name.lower()
+
+
+def loss_figure(series, title="training", logy=False, size=(6.0, 3.2)):
+    """A matplotlib Figure of the curves ``{name: (steps, values)}``: losses left, metrics on a right axis."""
     from matplotlib.figure import Figure
-    fig = Figure(figsize=size, dpi=dpi)
-    FigureCanvasAgg(fig)
+    fig = Figure(figsize=size, dpi=96)
     ax = fig.add_subplot(1, 1, 1)
+    ax2 = None
+    handles = []
     for i, (name, (xs, ys)) in enumerate(series.items()):
-        ax.plot(xs, ys, color=COLORS[i % len(COLORS)], label=name, linewidth=1.4)
+        if is_loss(name):
+            target = ax
+        else:
+            ax2 = ax2 or ax.twinx()
+            target = ax2
+        style = {} if is_loss(name) else {"linestyle": "--", "marker": "o", "markersize": 3}
+        handles += target.plot(xs, ys, color=COLORS[i % len(COLORS)], label=name, linewidth=1.4, **style)
     ax.set_xlabel("step")
+    ax.set_ylabel("loss")
+    if ax2 is not None:
+        ax2.set_ylabel("metric")
     ax.set_title(title, fontsize=10)
-    if logy and all(min(ys) > 0 for _, ys in series.values() if ys):
+    if logy and all(min(ys) > 0 for name, (_, ys) in series.items() if ys and is_loss(name)):
         ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
-    if series:
-        ax.legend(loc="upper right", fontsize=8)
+    if handles:
+        ax.legend(handles, [h.get_label() for h in handles], loc="upper right", fontsize=8)
     fig.tight_layout()
+    return fig
+
+
+def figure_png(series, title="training", logy=False):
+    """PNG bytes of the curves (deterministic: no timestamps in the metadata)."""
     import io
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
+    loss_figure(series, title, logy).savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
 
 
-class LossPlot(widgets.VBox, Callback):
-    """``LossPlot(title="training", min_interval=0.25, logy=False)``: curves that grow while training runs.
+class LossPlot(anywidget.AnyWidget, Callback):
+    """``LossPlot(title="training", min_interval=0.05, logy=False)``: curves that grow while training runs.
 
-    Redraws wait at least ``min_interval`` seconds and four times as long as the last draw took, so
-    on a slow machine the plot costs at most about a fifth of the training time (``min_interval=0``
-    draws on every update).
+    ``min_interval``: the least time between two batches of points sent to the browser (0: every update).
+    The browser redraws once per batch that arrives (at most once per animation frame).
     """
 
-    def __init__(self, title="training", min_interval=0.25, logy=False, **kwargs):
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="560px"))
-        self.status = widgets.HTML("<i>waiting for the first step</i>")
-        super().__init__(children=[self.image, self.status], **kwargs)
-        self.add_class("mslab-loss-plot")
-        self.title = title
+    _esm = _assets.esm("loss_plot.js")
+    _css = _assets.css()
+    title = t.Unicode("training").tag(sync=True)
+    logy = t.Bool(False).tag(sync=True)
+    data = t.Dict().tag(sync=True)  # {name: [steps, values]}: every point, stored at finish() (and on request)
+    finished = t.Bool(False).tag(sync=True)
+    uid = t.Unicode("").tag(sync=True)  # the front-end keeps the streamed points per uid (set before the model opens)
+
+    def __init__(self, title="training", min_interval=0.05, logy=False, **kwargs):
+        # uid is in the state the front-end gets with the model, before initialize runs
+        super().__init__(title=title, logy=logy, uid=uuid.uuid4().hex, **kwargs)
         self.min_interval = float(min_interval)
-        self.logy = logy
         self.series = {}
-        self.draws = 0
-        self._last_draw = None
-        self._draw_cost = 0.0
-        self._dirty = False
-        self.finished = False
+        self.sends = 0  # batches of points streamed to the browser
+        self._pending = {}
+        self._last_send = None
+        self._display_ids = []
+        self._static_pending = False
+        self.on_msg(self._on_msg)
 
     # ---- data --------------------------------------------------------------------------------
     def update(self, step, **values):
-        """Add one point per named value at ``step``; redraw if ``min_interval`` has passed."""
+        """Add one point per named value at ``step``; stream the new points if ``min_interval`` has passed."""
+        x = int(step) if float(step).is_integer() else float(step)
         for name, v in values.items():
-            xs, ys = self.series.setdefault(name, ([], []))
-            xs.append(int(step) if float(step).is_integer() else float(step))
-            ys.append(_scalar(v))
-        self._dirty = True
+            y = _scalar(v)
+            for store in (self.series, self._pending):
+                xs, ys = store.setdefault(name, ([], []))
+                xs.append(x)
+                ys.append(y)
         self.finished = False
         now = time.monotonic()
-        # Drawing must not dominate training: wait at least min_interval, and 4x what a draw costs.
-        gap = max(self.min_interval, 4 * self._draw_cost) if self.min_interval > 0 else 0.0
-        if self._last_draw is None or now - self._last_draw >= gap:
-            self.redraw()
+        if self._last_send is None or now - self._last_send >= self.min_interval:
+            self.flush(now)
         return self
 
-    def redraw(self):
-        """Draw the figure now (update() calls this at a bounded rate)."""
-        started = time.monotonic()
-        self.image.value = figure_png(self.series, self.title, self.logy)
-        last = ", ".join(f"{k} = {ys[-1]:.6g}" for k, (_, ys) in self.series.items() if ys)
-        steps = max((xs[-1] for xs, _ in self.series.values() if xs), default=0)
-        self.status.value = f"step {steps}: {last}" + (" (finished)" if self.finished else "")
-        self._last_draw = time.monotonic()
-        self._draw_cost = self._last_draw - started
-        self._dirty = False
-        self.draws += 1
+    def flush(self, now=None):
+        """Send the points not yet sent (update() calls this at a bounded rate)."""
+        if self._pending:
+            self.send({"type": "points", "series": {k: [xs, ys] for k, (xs, ys) in self._pending.items()}})
+            self._pending = {}
+            self.sends += 1
+        self._last_send = time.monotonic() if now is None else now
 
     def finish(self):
-        """The final redraw: the figure then holds every point."""
+        """Send the last points, store every point in the widget state and show the final static curve."""
+        self.flush()
+        self.data = {k: [list(xs), list(ys)] for k, (xs, ys) in self.series.items()}
         self.finished = True
-        self.redraw()
+        if self._display_ids:
+            # Drawing the static SVG takes matplotlib ~0.2 s: in a kernel it waits until the cell has
+            # run, so the training loop (and whatever follows in the cell) is not charged for it.
+            from IPython import get_ipython
+            ip = get_ipython()
+            if ip is None or not hasattr(ip, "events"):
+                self._update_static()
+            elif not self._static_pending:
+                self._static_pending = True
+                ip.events.register("post_execute", self._update_static_once)
         return self
+
+    def _update_static_once(self):
+        from IPython import get_ipython
+        get_ipython().events.unregister("post_execute", self._update_static_once)
+        self._static_pending = False
+        self._update_static()
+
+    def _update_static(self):
+        """Replace every output showing this plot by its current bundle (the final curve as SVG)."""
+        from IPython.display import update_display
+        data, meta = self._repr_mimebundle_()
+        for display_id in self._display_ids:
+            update_display(data, raw=True, metadata=meta, display_id=display_id)
+
+    def _on_msg(self, _widget, content, _buffers=None):
+        if content.get("type") == "hello":  # a view opened after points were streamed: send them all
+            self.data = {k: [list(xs), list(ys)] for k, (xs, ys) in self.series.items()}
 
     # ---- Callback hooks ----------------------------------------------------------------------
     def on_train_step_end(self, run_context):
@@ -125,9 +179,13 @@ class LossPlot(widgets.VBox, Callback):
     def png(self):
         return figure_png(self.series, self.title, self.logy)
 
+    def svg(self):
+        """The curves as SVG text, the same every run (what the static output shows)."""
+        return figure_svg(loss_figure(self.series, self.title, self.logy))
+
     def static(self):
-        from IPython.display import Image
-        return Image(self.png())
+        from IPython.display import SVG
+        return SVG(self.svg())
 
     def __repr__(self):
         names = list(self.series)
@@ -141,5 +199,13 @@ class LossPlot(widgets.VBox, Callback):
         data = dict(data or {})
         data["text/plain"] = repr(self)
         if self.series:
-            data["image/png"] = self.png()
+            data["image/svg+xml"] = self.svg()
         return data, meta
+
+    def _ipython_display_(self):
+        """Display with an id, so that finish() can replace the static form by the final curve."""
+        from IPython.display import display
+        data, meta = self._repr_mimebundle_()
+        handle = display(data, raw=True, metadata=meta, display_id=True)
+        if handle is not None:
+            self._display_ids.append(handle.display_id)

@@ -50,6 +50,8 @@ class TapeView(GraphHost, anywidget.AnyWidget):
                              f"running")
         bw = sum(1 for n in self.graph_pane.graph.nodes if n.phase == "backward")
         self.graph_caption = f"GRAPH mode: {bw} backward nodes generated from the forward graph's structure"
+        for pane in (self.tape_pane, self.graph_pane):
+            pane.set_depth(collapse_depth)  # validates, and reads "none" and digits as the menu does
         self._init_host({"tape_": self.tape_pane, "graph_": self.graph_pane})
 
     def highlight(self, tape_names=(), graph_names=()):
