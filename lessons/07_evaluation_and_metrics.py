@@ -129,6 +129,20 @@ except RuntimeError as e:
     print("eval() after clear() raises", type(e).__name__)
 
 # %% [markdown]
+# For classifiers, `Accuracy` compares the arg-max of the logits with the label, and
+# `TopKCategoricalAccuracy(k)` counts a sample as right when its label is among the `k` largest
+# logits (`Top1CategoricalAccuracy` and `Top5CategoricalAccuracy` are the usual two). On four samples
+# of three classes (MindSpore 2.10 gives the same three numbers):
+
+# %%
+logits = Tensor(np.array([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2], [0.2, 0.3, 0.5], [0.6, 0.3, 0.1]], np.float32))
+classes = Tensor(np.array([2, 0, 2, 1], np.int32))
+for metric in (nn.Accuracy("classification"), nn.Top1CategoricalAccuracy(), nn.TopKCategoricalAccuracy(2)):
+    metric.clear()
+    metric.update(logits, classes)
+    print(f"{type(metric).__name__:26s} {metric.eval()}")
+
+# %% [markdown]
 # ## A custom evaluation network for several labels
 #
 # `WithEvalCell` takes exactly `data` and `label`. With more inputs, the framework cannot know which
