@@ -145,8 +145,10 @@ print("numpy:", type(row["data"]).__name__, row["data"].dtype)
 # batch, sends it to the device, the device runs one step, and the loss comes back. On an Ascend
 # device, MindSpore can instead **sink**: the whole step graph runs on the device, and the data
 # goes there through a channel into a queue, many batches at a time. The device then runs several
-# steps in a row and returns only the last result. `Model.train` does this with
-# `dataset_sink_mode=True`; `sink_size` says how many steps each sink runs:
+# steps in a row and returns only the last result. Seed `train.md` names the two ideas: *graph
+# sinking* (the whole graph runs on the device) and *loop sinking* (several steps per returned
+# result). `Model.train` does both with `dataset_sink_mode=True`; `sink_size` says how many steps each
+# sink runs:
 #
 # - `sink_size=-1` (the default): each epoch sinks the whole dataset;
 # - `sink_size > 0`: each "epoch" sinks `sink_size` batches, read from the dataset as an endless
