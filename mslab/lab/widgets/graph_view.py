@@ -32,6 +32,8 @@ def graph_traits(prefix=""):
         prefix + "inspector": t.Dict().tag(sync=True),
         prefix + "collapse_depth": t.Unicode("auto").tag(sync=True),
         prefix + "depth_options": t.List(t.Unicode()).tag(sync=True),
+        prefix + "notice": t.Unicode("").tag(sync=True),
+        prefix + "rankdir": t.Unicode("TB").tag(sync=True),
     }
 
 
