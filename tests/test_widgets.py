@@ -9,7 +9,6 @@ import pytest
 import mslab as ms
 from mslab import context, nn
 from mslab.lab.values import NO_VALUES, ValueSource
-from mslab.lab.viz import GraphvizTimeout
 from mslab.lab.widgets import ComparePanel, GraphView, LossPlot, StepThrough, TapeView, _assets, _graph, compare_panel
 from mslab.lab.widgets.step_through import ACTIONS
 from mslab.viz import have_dot
@@ -309,7 +308,7 @@ def test_graph_view_folds_coarser_when_graphviz_runs_out_of_time(monkeypatch):
 
     def slow_unless_depth_1(dot, fmt="svg", timeout=None):
         if "box:network" not in dot:
-            raise GraphvizTimeout("too slow")
+            raise _graph.GraphvizTimeout("too slow")
         return real(dot, fmt)
 
     monkeypatch.setattr(_graph, "render_dot", slow_unless_depth_1)
