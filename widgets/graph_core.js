@@ -114,10 +114,12 @@ function mslabValueBlock(label, s, role) {
   const stats = s.size === 1 ? `= ${mslabShort(s)}` :
     `${s.dtype}[${s.shape.join(", ")}]  min ${mslabFmt(s.min)}  max ${mslabFmt(s.max)}  mean ${mslabFmt(s.mean)}` +
     `  std ${mslabFmt(s.std)}`;
-  box.appendChild(mslabEl("div", { class: "mslab-stats", text: stats }));
+  // A minus sign is a place the browser may break a line ("-" / "0.37"): a non-breaking hyphen is not.
+  const keep = (text) => text.replace(/-/g, "\u2011");
+  box.appendChild(mslabEl("div", { class: "mslab-stats", text: keep(stats) }));
   if (s.size > 1) {
     const nums = s.numbers.slice(0, 48).map(mslabFmt).join(", ") + (s.numbers.length > 48 || s.truncated ? ", ..." : "");
-    box.appendChild(mslabEl("pre", { class: "mslab-numbers", text: "[" + nums + "]" }));
+    box.appendChild(mslabEl("pre", { class: "mslab-numbers", text: keep("[" + nums + "]") }));
     box.appendChild(s.matrix ? mslabHeatmap(s.matrix, role + "-heatmap") : mslabHistogram(s.numbers, role + "-histogram"));
   }
   return box;
