@@ -3,8 +3,9 @@
 // relative imports are not available). It defines functions only; the widget file exports `render`.
 //
 // A pane reads the traits <prefix>svg, <prefix>highlighted, <prefix>current, <prefix>selected,
-// <prefix>inspector, <prefix>collapse_depth, <prefix>depth_options, <prefix>graph_title and sends
-// {type: "click"|"cluster"|"expand"|"collapse"|"depth", pane: prefix, key|value} messages.
+// <prefix>inspector, <prefix>collapse_depth, <prefix>depth_options, <prefix>graph_title, <prefix>notice,
+// <prefix>rankdir and sends {type: "click"|"cluster"|"expand"|"collapse"|"depth"|"rankdir", pane: prefix,
+// key|value} messages.
 // Expand / collapse act on ONE Cell call over the depth menu's baseline: a click on a collapsed box
 // (data-mslab-node="box:...") sends expand, a click on a Cell's frame (data-mslab-cluster) sends collapse.
 // DOM hooks for tests: data-mslab-role on controls, data-mslab-node / data-mslab-cluster on SVG groups
@@ -233,10 +234,10 @@ function mountGraph(root, model, prefix) {
   };
   const drawMinimap = () => {
     const r = canvas.getBoundingClientRect(), [w, h] = size();
-    const big = w && (w * scale > r.width * 1.3 || h * scale > r.height * 1.3);
+    const big = w && (w * scale > r.width * 1.5 || h * scale > r.height * 1.5);
     minimap.style.display = big ? "block" : "none";
     if (!big) return;
-    const k = Math.min(120 / w, 160 / h);
+    const k = Math.min(100 / w, 130 / h);
     mapImg.style.width = `${w * k}px`; mapImg.style.height = `${h * k}px`;
     const x0 = Math.max(0, -tx / scale), y0 = Math.max(0, -ty / scale);
     const x1 = Math.min(w, (r.width - tx) / scale), y1 = Math.min(h, (r.height - ty) / scale);
@@ -266,8 +267,15 @@ function mountGraph(root, model, prefix) {
     const r = canvas.getBoundingClientRect(), [w] = size();
     if (!w || !r.width) { scale = 1; tx = ty = 0; apply(); return; }
     scale = Math.max(readableScale(), Math.min(1.5, (r.width - 16) / w));
-    // centred when it fits; else from its left edge, where reading starts (the minimap shows the rest)
-    tx = w * scale <= r.width ? (r.width - w * scale) / 2 : 8; ty = 8; apply();
+    tx = (r.width - w * scale) / 2; ty = 8; apply();
+    if (w * scale <= r.width) return;
+    // Wider than the canvas: start where reading starts, the topmost node (a graph input) in the middle.
+    let top = null, best = Infinity;
+    for (const g of stage.querySelectorAll("[data-mslab-node]")) {
+      const b = g.getBoundingClientRect();
+      if (b.height && b.top < best) { best = b.top; top = b; }
+    }
+    if (top) { tx += r.left + r.width / 2 - (top.left + top.width / 2); apply(); }
   };
   // The whole picture in the canvas (small text if it is big: the button's choice, not the opening view).
   const fitAll = () => {
