@@ -42,28 +42,7 @@ import numpy as np
 import mslab as ms
 from mslab import nn
 from mslab.widgets import GraphView, TapeView
-
-
-class LeNet5(nn.Cell):
-    def __init__(self, num_class=10):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, num_class)
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
-
+from benchmarks.lenet_digits import LeNet5  # the lessons' LeNet5
 
 network = LeNet5()
 x = ms.Tensor(np.random.default_rng(0).standard_normal((2, 1, 32, 32)).astype(np.float32))""",
