@@ -266,16 +266,21 @@ function mountGraph(root, model, prefix) {
   const open = () => {
     const r = canvas.getBoundingClientRect(), [w] = size();
     if (!w || !r.width) { scale = 1; tx = ty = 0; apply(); return; }
+    const [, h] = size(), lr = get("rankdir") === "LR";
     scale = Math.max(readableScale(), Math.min(1.5, (r.width - 16) / w));
-    tx = (r.width - w * scale) / 2; ty = 8; apply();
-    if (w * scale <= r.width) return;
-    // Wider than the canvas: start where reading starts, the topmost node (a graph input) in the middle.
-    let top = null, best = Infinity;
+    tx = lr && w * scale > r.width ? 8 : (r.width - w * scale) / 2; ty = 8; apply();
+    // Bigger than the canvas across the flow: start where reading starts, the first node (a graph input)
+    // in the middle -- the topmost one of a top-to-bottom picture, the leftmost of a left-to-right one.
+    if (lr ? h * scale <= r.height : w * scale <= r.width) return;
+    let first = null, best = Infinity;
     for (const g of stage.querySelectorAll("[data-mslab-node]")) {
-      const b = g.getBoundingClientRect();
-      if (b.height && b.top < best) { best = b.top; top = b; }
+      const b = g.getBoundingClientRect(), at = lr ? b.left : b.top;
+      if (b.height && at < best) { best = at; first = b; }
     }
-    if (top) { tx += r.left + r.width / 2 - (top.left + top.width / 2); apply(); }
+    if (!first) return;
+    if (lr) ty += r.top + r.height / 2 - (first.top + first.height / 2);
+    else tx += r.left + r.width / 2 - (first.left + first.width / 2);
+    apply();
   };
   // The whole picture in the canvas (small text if it is big: the button's choice, not the opening view).
   const fitAll = () => {

@@ -234,6 +234,16 @@ def _run(page, base, token):
     assert mlp.locator('.mslab-stage [data-mslab-node="box:network/_backbone/0\u2026599"]').count() == 1
     mlp.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "readable_mlp300.png"))
+    # The left-to-right layout: a new picture, re-fitted, as readable.
+    before = mlp.locator(".mslab-stage svg").first.get_attribute("viewBox")
+    mlp.locator('[data-mslab-role="layout"]').select_option("LR")
+    page.wait_for_function("""([b]) => { const s = document.querySelectorAll('.mslab-graph-view')[1]
+        .querySelector('.mslab-stage svg'); return s && s.getAttribute('viewBox') !== b; }""", arg=[before])
+    page.wait_for_timeout(300)
+    lr = mlp.evaluate(MIN_LABEL_PX)[0]
+    print("LR layout: smallest node label", round(lr["min"], 2), "px")
+    assert lr["min"] >= 11.0
+    page.screenshot(path=str(SHOTS / "readable_mlp300_lr.png"))
 
     # TapeView: one-line toolbars, panes that line up, the graphs get the width.
     tape.scroll_into_view_if_needed()
