@@ -268,18 +268,16 @@ function mountGraph(root, model, prefix) {
     if (!w || !r.width) { scale = 1; tx = ty = 0; apply(); return; }
     const [, h] = size(), lr = get("rankdir") === "LR";
     scale = Math.max(readableScale(), Math.min(1.5, (r.width - 16) / w));
-    tx = lr && w * scale > r.width ? 8 : (r.width - w * scale) / 2; ty = 8; apply();
-    // Bigger than the canvas across the flow: start where reading starts, the first node (a graph input)
-    // in the middle -- the topmost one of a top-to-bottom picture, the leftmost of a left-to-right one.
-    if (lr ? h * scale <= r.height : w * scale <= r.width) return;
-    let first = null, best = Infinity;
-    for (const g of stage.querySelectorAll("[data-mslab-node]")) {
-      const b = g.getBoundingClientRect(), at = lr ? b.left : b.top;
-      if (b.height && at < best) { best = at; first = b; }
-    }
-    if (!first) return;
-    if (lr) ty += r.top + r.height / 2 - (first.top + first.height / 2);
-    else tx += r.left + r.width / 2 - (first.left + first.width / 2);
+    tx = w * scale > r.width ? 8 : (r.width - w * scale) / 2; ty = 8; apply();
+    // Bigger than the canvas: it opens at its top-left corner, where reading starts, unless no graph input is
+    // in view there; then the first input (topmost, or leftmost for left to right) comes to the middle.
+    if (w * scale <= r.width && h * scale <= r.height) return;
+    const inputs = [...stage.querySelectorAll('[data-mslab-kind="input"]')].map((g) => g.getBoundingClientRect());
+    const seen = (b) => b.left >= r.left && b.right <= r.right && b.top >= r.top && b.bottom <= r.bottom;
+    if (!inputs.length || inputs.some(seen)) return;
+    const first = inputs.reduce((a, b) => ((lr ? b.left < a.left : b.top < a.top) ? b : a));
+    tx += r.left + r.width / 2 - (first.left + first.width / 2);
+    ty += r.top + r.height / 2 - (first.top + first.height / 2);
     apply();
   };
   // The whole picture in the canvas (small text if it is big: the button's choice, not the opening view).

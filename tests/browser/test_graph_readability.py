@@ -202,6 +202,12 @@ def _run(page, base, token):
                    " el.dispatchEvent(new PointerEvent(t, { bubbles: true })); }", key)
     lenet.locator('[data-mslab-role="node-value-histogram"]').first.wait_for(timeout=10_000)
     assert "min" in lenet.locator('[data-mslab-role="node-value"]').first.inner_text()
+    # No token is split over two lines: each short field (op, shape such as f32[2, 6, 28, 28]) is one line box.
+    split = lenet.evaluate(r"""w => [...w.querySelectorAll('.mslab-inspector td.mslab-nowrap')].filter(td => {
+        const range = document.createRange(); range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+    }).map(td => td.textContent)""")
+    assert lenet.locator(".mslab-inspector td.mslab-nowrap").count() >= 4 and split == [], split
 
     # Zoom (a button), expand / fold (a click on a box, then on its frame's label), search: within 100 ms.
     zoom_ms, zoom_all = _median_ms(page, 0, ['w.querySelector(\'[data-mslab-role="zoom-in"]\').click()',
