@@ -16,6 +16,7 @@ from mslab import Tensor
 from mslab.core.context import in_mode
 from mslab.lab.viz import render
 from mslab.lab.viz.dot import STYLES
+from mslab.lab.viz.walk import walk
 
 f32 = np.float32
 needs_dot = pytest.mark.skipif(not viz.have_dot(), reason="Graphviz dot is not installed")
@@ -304,3 +305,33 @@ def test_view_keys_are_made_and_parsed_in_one_place():
     assert keys.frame_of_cluster(keys.cluster_id("fc1")) == "fc1"
     v = viz.walk(ms.trace(Net(), X))
     assert {keys.parse(n.key)[0] for n in v.nodes} == {"node", "input", "param", "output"}
+
+
+def _deep_mlp_train_step(layers):
+    cells = []
+    for _ in range(layers):
+        cells += [nn.Dense(8, 8), nn.ReLU()]
+    net = nn.SequentialCell(cells)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.01))
+    x = ms.Tensor(np.ones((2, 8), np.float32))
+    return ms.trace(train, x, x)
+
+
+def test_repeated_blocks_fold_into_one_box_with_a_count():
+    """300 x (Dense, ReLU) draws as one forward box, one gradient box and one optimizer box; a click opens it."""
+    g = _deep_mlp_train_step(300)
+    view = walk(g)
+    boxes = {n.key: n for n in view.nodes if n.collapsed}
+    assert "box:network/_backbone/0\u2026599" in boxes
+    assert boxes["box:network/_backbone/0\u2026599"].title == "0 \u2026 599  \u00d7300"
+    assert "box:\u2207network/_backbone/0\u2026599" in boxes
+    assert not any(n.kind == "parameter" for n in view.nodes)  # the 600 weights live inside the boxes
+    assert len(view.nodes) < 20
+    opened = walk(g, expand={"network/_backbone/0\u2026599"})
+    assert len(opened.nodes) > 600
+    assert walk(g, collapse_depth=None).kinds()["forward"] == 905  # "none" never folds
+
+
+def test_short_runs_do_not_fold():
+    view = walk(_deep_mlp_train_step(2))
+    assert not any("\u00d7" in n.title for n in view.nodes)

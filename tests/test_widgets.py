@@ -9,7 +9,7 @@ import pytest
 import mslab as ms
 from mslab import context, nn
 from mslab.lab.values import NO_VALUES, ValueSource
-from mslab.lab.widgets import ComparePanel, GraphView, LossPlot, StepThrough, TapeView, _assets, compare_panel
+from mslab.lab.widgets import ComparePanel, GraphView, LossPlot, StepThrough, TapeView, _assets, _graph, compare_panel
 from mslab.lab.widgets.step_through import ACTIONS
 from mslab.viz import have_dot
 
@@ -310,3 +310,50 @@ def test_compare_panel_with_torch():
     res = ComparePanel().run()
     assert res["available"] and res["agree"]
     assert res["rows"][0][0] == "loss" and len(res["rows"]) == 9
+
+
+def test_graph_view_inspector_values_for_weights_and_boxes_and_layout_choice():
+    """Weights have numbers before any run; after a run a folded Cell shows its output value; LR layout redraws."""
+    x, _ = data()
+    net = Net()
+    v = GraphView(ms.trace(net, x), collapse_depth="leaves")
+    v.select("param:fc1.weight")
+    np.testing.assert_allclose(np.array(v.inspector["value"]["numbers"]).reshape(4, 3), net.fc1.weight.asnumpy(),
+                               rtol=1e-6)
+    v.run(x)
+    v.handle_message({"type": "click", "key": "box:fc2"})  # a box: expanding it is what a click does ...
+    v.collapse("fc2")  # ... and folding it back selects it
+    assert v.selected == "box:fc2"
+    got = np.array(v.inspector["value"]["numbers"]).reshape(5, 2)
+    np.testing.assert_allclose(got, net(x).asnumpy(), rtol=1e-5, atol=1e-6)  # the Cell call's output
+    svg = v.svg
+    v.handle_message({"type": "rankdir", "value": "LR"})
+    assert v.rankdir == "LR" and v.svg != svg and "rankdir=LR" in v.pane.picture.dot
+    with pytest.raises(ValueError, match="layout must be 'TB'"):
+        v.pane.set_rankdir("BT")
+
+
+def test_graph_view_folds_coarser_when_graphviz_runs_out_of_time(monkeypatch):
+    """Over the time budget the picture falls back to depth 1 and a notice says why."""
+    real = _graph.render_dot
+
+    def slow_unless_depth_1(dot, fmt="svg", timeout=None):
+        if "box:network" not in dot:
+            raise _graph.GraphvizTimeout("too slow")
+        return real(dot, fmt)
+
+    monkeypatch.setattr(_graph, "render_dot", slow_unless_depth_1)
+    x, y = data()
+    v = GraphView(ms.trace(make(), x, y), collapse_depth=None)
+    assert v.collapse_depth == "1" and "folded into one box (depth 1)" in v.notice
+    assert 'data-mslab-node="box:network"' in v.svg
+    v.set_collapse_depth(1)
+    assert v.notice == ""
+
+
+def test_depth_change_unselects_a_node_the_new_picture_lacks():
+    x, _ = data()
+    v = GraphView(ms.trace(Net(), x), collapse_depth=None)
+    v.select("%0")
+    v.set_collapse_depth(1)
+    assert v.selected == "" and v.inspector == {}

@@ -12,8 +12,8 @@ export default {
     el.append(caption, mslabEl("div", { class: "mslab-side-by-side" }, [left, right]));
     const draw = () => {
       caption.textContent = model.get("caption");
-      leftCap.textContent = model.get("tape_caption");
-      rightCap.textContent = model.get("graph_caption");
+      leftCap.textContent = leftCap.title = model.get("tape_caption");
+      rightCap.textContent = rightCap.title = model.get("graph_caption");
     };
     draw();
     model.on("change:caption", draw);

@@ -58,8 +58,12 @@ def clean_svg(svg):
     return _NODE_TITLE.sub(lambda m: f'{m.group(1)}{m.group(2)}</title>', svg)
 
 
-def render_dot(dot_text, fmt="svg"):
-    """Run ``dot -T<fmt>`` on the DOT text: a str for ``svg``, bytes for ``png``/``pdf``."""
+def render_dot(dot_text, fmt="svg", timeout=None):
+    """Run ``dot -T<fmt>`` on the DOT text: a str for ``svg``, bytes for ``png``/``pdf``.
+
+    ``timeout``: seconds ``dot`` may take (None: ``DOT_TIMEOUT``); the widgets give it less and fold coarser.
+    """
+    timeout = DOT_TIMEOUT if timeout is None else timeout
     key = (fmt, dot_text)
     hit = _CACHE.get(key)
     if hit is not None:
@@ -68,11 +72,11 @@ def render_dot(dot_text, fmt="svg"):
     exe = find_dot()
     try:
         proc = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
-                              timeout=DOT_TIMEOUT)
+                              timeout=timeout)
     except subprocess.TimeoutExpired:
         boxes, edges = dot_text.count("label="), dot_text.count("->")
         raise GraphvizTimeout(
-            f"Graphviz dot could not lay out this picture in {DOT_TIMEOUT} s (about {boxes} boxes and {edges} "
+            f"Graphviz dot could not lay out this picture in {timeout:g} s (about {boxes} boxes and {edges} "
             "edges). Fold it to draw fewer boxes: collapse_depth=1 (each top-level Cell as one box), "
             "collapse={'network/backbone', ...} for chosen Cells, phases=('forward',) to leave out the backward "
             "and optimizer parts, or constants=False; or allow more time with "

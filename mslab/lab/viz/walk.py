@@ -27,7 +27,7 @@ edges and clusters (``mslab.lab.viz.view_model``); ``mslab.lab.viz.dot`` turns a
 """
 
 from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
-from mslab.lab.viz import keys, subgraphs
+from mslab.lab.viz import keys, repeats, subgraphs
 from mslab.lab.viz.reading import (
     BACKWARD_ROOT,
     Level,
@@ -55,6 +55,7 @@ from mslab.lab.viz.view_model import (
 GRAD = keys.GRAD  # the nabla sign of a gradient frame: "∇ fc1"
 _VALUE_KINDS = {"input": INPUT, "param": PARAM, "const": CONST}
 _VALUE_TIPS = {"input": "graph input", "param": "Parameter (a weight the optimizer updates)", "const": "constant"}
+TOOLTIP_OPS = 40  # ops a box's tooltip lists
 _RANK = {INPUT: 0, PARAM: 1, CONST: 2, HIDDEN: 3, OUTPUT: 5}  # view order: values, ops (4), stubs, outputs
 
 
@@ -89,8 +90,13 @@ class _Walk:
         self.in_graph = set(self.graph.nodes)
         self.collapse = collapse_rule(collapse_depth, len(self.shown))
         self.levels = scope_levels(self.graph, nested.scope if nested is not None and nested.scope else "")
+        self.repeated = set()  # keys of repeat boxes in force (mslab.lab.viz.repeats): a folding graph only
+        if self.collapse is not None:
+            self.levels, self.repeated = repeats.substitute(self.levels, repeats.repeat_groups(self.levels),
+                                                            self.expand)
         self.leaves = leaf_scopes(self.graph)
         self.updates = update_groups(self.graph)
+        self.many_updates = self.collapse is not None and len(set(self.updates.values())) > repeats.MANY_UPDATES
         self.placed = {n: self._place(n) for n in self.shown}
         self.box_members = self._group_boxes()
         self.absorbed, self.state_of = self._absorb_optimizer_state()
@@ -105,6 +111,12 @@ class _Walk:
         """
         if not levels:
             return None
+        k = self._depth_fold(levels, scope)
+        # a repeat box folds whatever the depth says, unless the depth folds an outer Cell already
+        rep = next((i + 1 for i, lv in enumerate(levels) if lv.key in self.repeated), None)
+        return rep if rep is not None and (k is None or rep < k) else k
+
+    def _depth_fold(self, levels, scope):
         base = None  # index of the level the depth rule folds at
         if self.collapse == "leaves":
             base = len(levels) - 1 if scope in self.leaves else None
@@ -148,8 +160,8 @@ class _Walk:
         name = self.updates[n]
         base = box.key if box else (levels[-1].key if levels else "")
         upd = Level(keys.update_frame(base, name), f"update {name}", f"optimizer update of {name}", OPTIMIZER)
-        if box is not None and box.key in self.fold:
-            return frames, box  # the learner folded the optimizer's Cell: all its updates in one box
+        if box is not None and (box.key in self.fold or (self.many_updates and box.key not in self.expand)):
+            return frames, box  # the learner folded the optimizer's Cell (or it has many updates): one box
         if box is not None and upd.key not in self.expand:
             return frames + [box], upd
         if box is None and upd.key in self.fold:
@@ -171,10 +183,11 @@ class _Walk:
         return box if box is not None and len(self.box_members[box.key]) > 1 else None
 
     def _absorb_optimizer_state(self):
-        """Parameters and constants read only inside collapsed update boxes, and each box's state names.
+        """Parameters and constants read only inside collapsed update or repeat boxes, and each box's state.
 
         Optimizer state (moments, learning rate, ...) is folded into those boxes: otherwise a dozen long
-        arrows hide the few that matter (gradient in, weight out).
+        arrows hide the few that matter (gradient in, weight out). So are the weights of a repeat box
+        (``0 … 599 ×300``): six hundred parameter boxes would be the whole picture.
         """
         users = {}
         for n in self.shown:
@@ -183,8 +196,7 @@ class _Walk:
                     users.setdefault(v, []).append(n)
         absorbed, state_of = set(), {}
         for v, us in users.items():
-            if v in self.graph.outputs or not all(u.phase == OPTIMIZER and self._drawn_box(u) is not None
-                                                  for u in us):
+            if v in self.graph.outputs or not all(self._absorbs(u) for u in us):
                 continue
             absorbed.add(v)
             for u in us:
@@ -192,6 +204,13 @@ class _Walk:
                 if v.name not in names and v.kind == "param":
                     names.append(v.name)
         return absorbed, state_of
+
+    def _absorbs(self, n):
+        """Whether node ``n`` is drawn in a box that swallows the parameters it reads (update or repeat box)."""
+        box = self._drawn_box(n)
+        if box is None:
+            return False
+        return n.phase == OPTIMIZER or keys.cell_frame(box.key) in self.repeated
 
     # ---- drawing ---------------------------------------------------------------------------------
     def view(self, grad_edges, constants, output_names):
@@ -277,11 +296,13 @@ class _Walk:
             return
         ms = self.box_members[box.key]
         tip = [box.tooltip, f"{len(ms)} ops, collapsed:"] + [
-            f"  {m.out.name} = {m.op} : {m.out.type_str}   {m.source}" for m in ms]
+            f"  {m.out.name} = {m.op} : {m.out.type_str}   {m.source}" for m in ms[:TOOLTIP_OPS]]
+        if len(ms) > TOOLTIP_OPS:  # a repeat box holds thousands: the tooltip (in every SVG) stays short
+            tip.append(f"  ... and {len(ms) - TOOLTIP_OPS} more")
         lines = [f"{len(ms)} ops: {op_summary(ms)}"]
         state = self.state_of.get(box.key)
         if state:
-            lines.append("with " + ", ".join(state))
+            lines.append("with " + (", ".join(state) if len(state) <= 3 else f"{len(state)} parameters"))
             tip.append("optimizer state inside: " + ", ".join(state))
         self._add_node(ViewNode(key, ms[0].phase, box.label, lines, "\n".join(tip), cluster, len(ms), True,
                                 tuple(m.out.name for m in ms)))

@@ -19,6 +19,8 @@ from mslab.lab.widgets import _values
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
 _CLUSTER_G = re.compile(r'<g id="(clust\d+)" class="cluster">\s*<title>(.*?)</title>', re.S)
 
+DOT_BUDGET = 10  # seconds Graphviz may take for a widget's picture before it folds coarser
+
 STATIC_CSS = """
 .mslab-static svg .cluster.mslab-highlight path, .mslab-static svg .cluster.mslab-highlight polygon {
   stroke: #f59e0b; stroke-width: 3px; stroke-dasharray: none; }
@@ -54,11 +56,13 @@ def annotate(svg, kinds, highlighted=(), current=""):
 class GraphPane:
     """One drawable graph with the options a widget changes (collapse depth, highlight) and its values."""
 
-    def __init__(self, graph, phases=None, collapse_depth="auto", title=None, grad_edges=False):
+    def __init__(self, graph, phases=None, collapse_depth="auto", title=None, grad_edges=False, rankdir=None):
         if isinstance(graph, GraphPicture):
             phases = graph.options["phases"] if phases is None else phases
             grad_edges = graph.options["grad_edges"] or grad_edges
             title = title or graph.title
+            rankdir = rankdir or graph.rankdir
+        self.rankdir = rankdir or "TB"  # "TB" top to bottom, "LR" left to right (the layout menu)
         self.graph = getattr(graph, "graph", graph)
         self.phases = phases
         self.depth = collapse_depth
@@ -74,6 +78,7 @@ class GraphPane:
                 self.by_value[prefix + keys.value_key(v)] = v
         self.prefix_of = subgraphs.prefixes(self.graph)
         self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
+        self.notice = ""  # why the picture is coarser than asked (Graphviz's time budget ran out)
         self._picture = self._svg = None
 
     # ---- picture ---------------------------------------------------------------------------------
@@ -94,15 +99,23 @@ class GraphPane:
         if value not in (None, "auto", "leaves") and not isinstance(value, int):
             raise ValueError(f"collapse depth must be 'auto', 'leaves', 'none' or a number, got {value!r}")
         self.depth = value
+        self.notice = ""
         self.expanded.clear()  # a new baseline: per-Cell choices start over
         self.collapsed.clear()
+        self._picture = self._svg = None
+
+    def set_rankdir(self, value):
+        """``"TB"`` (top to bottom) or ``"LR"`` (left to right): Graphviz's ``rankdir``."""
+        if value not in ("TB", "LR"):
+            raise ValueError(f"layout must be 'TB' (top to bottom) or 'LR' (left to right), got {value!r}")
+        self.rankdir = value
         self._picture = self._svg = None
 
     @property
     def picture(self):
         if self._picture is None:
             self._picture = GraphPicture(self.graph, phases=self.phases, collapse_depth=self.depth,
-                                         grad_edges=self.grad_edges, title=self.title,
+                                         grad_edges=self.grad_edges, title=self.title, rankdir=self.rankdir,
                                          expand=frozenset(self.expanded), collapse=frozenset(self.collapsed))
         return self._picture
 
@@ -113,11 +126,25 @@ class GraphPane:
     def kinds(self):
         return {vn.key: vn.kind for vn in self.view.nodes}
 
+    def _render(self):
+        """Render the picture within ``DOT_BUDGET`` seconds; when Graphviz cannot, fold every top-level Cell
+        into a box (depth 1) and say so in ``notice``."""
+        try:
+            return render_dot(self.picture.dot, "svg", timeout=DOT_BUDGET)
+        except GraphvizTimeout:
+            if self.depth == 1:
+                raise
+            was = self.depth_text
+            self.set_depth(1)
+            self.notice = (f"Graphviz could not lay this picture out in {DOT_BUDGET} s at collapse depth {was!r}, "
+                           "so every top-level Cell is folded into one box (depth 1). Click a box to open it.")
+            return render_dot(self.picture.dot, "svg", timeout=DOT_BUDGET)
+
     def svg(self, highlighted=(), current=""):
         """The annotated SVG, or an HTML message (with the IR text) when Graphviz is missing or too slow."""
         try:
             if self._svg is None:
-                self._svg = render_dot(self.picture.dot, "svg")
+                self._svg = self._render()
             return annotate(self._svg, self.kinds(), highlighted, current)
         except (GraphvizNotFound, GraphvizTimeout) as e:
             return (f'<div class="mslab-nodot"><pre>{escape(str(e))}</pre><pre>{escape(self.graph.text())}</pre>'
@@ -153,6 +180,10 @@ class GraphPane:
             return {}
         out = {}
         val = self.values.value(v)
+        if val is None and v.kind == "param" and v.handle is not None:  # a weight has numbers before any run
+            val = getattr(v.handle, "_data", None)
+        elif val is None and v.kind == "const":
+            val = v.array
         if val is not None:
             out["value"] = _values.summary(val)
         grad = self.values.gradient(v)
@@ -173,6 +204,8 @@ class GraphPane:
             f += [["Cell call", vn.title], ["ops", str(len(ms))], ["scope", ms[0].scope if ms else ""]]
             info["members"] = [[m.out.name, m.op, m.out.type_str, m.source] for m in ms]
             info["expandable"] = keys.cell_frame(key) is not None
+            if ms:  # what the Cell call hands on: its last op's value (after a run)
+                info.update(self._value_info(ms[-1].out))
             return info
         kind, payload = keys.parse(key)
         n = self.by_name.get(payload) if kind in (keys.NODE, keys.HIDDEN) else None
@@ -265,9 +298,12 @@ class GraphHost:
         setattr(self, prefix + "depth_options", pane.depth_options)
         setattr(self, prefix + "collapse_depth", pane.depth_text)
         setattr(self, prefix + "graph_title", pane.title)
+        setattr(self, prefix + "rankdir", pane.rankdir)
         self._apply_highlight(prefix)
         hl, cur = getattr(self, prefix + "highlighted"), getattr(self, prefix + "current")
         setattr(self, prefix + "svg", pane.svg(hl, cur))
+        setattr(self, prefix + "notice", pane.notice)
+        setattr(self, prefix + "collapse_depth", pane.depth_text)  # the fallback may have folded coarser
 
     def _apply_highlight(self, prefix):
         pane = self._panes[prefix]
@@ -321,6 +357,10 @@ class GraphHost:
         elif kind == "depth":
             pane.set_depth(content.get("value", "auto"))
             self._redraw(prefix)
+            self._refresh_inspector(prefix)
+        elif kind == "rankdir":
+            pane.set_rankdir(content.get("value", "TB"))
+            self._redraw(prefix)
         else:
             return self._handle_other(content)
         return None
@@ -329,6 +369,10 @@ class GraphHost:
         return None
 
     def _refresh_inspector(self, prefix=""):
-        sel = getattr(self, prefix + "selected")
-        if sel:
-            setattr(self, prefix + "inspector", self._panes[prefix].inspect(sel))
+        """Show the selected node again (new values, or a redraw); a node the new picture lacks is unselected."""
+        sel, pane = getattr(self, prefix + "selected"), self._panes[prefix]
+        if sel and not any(vn.key == sel for vn in pane.view.nodes):
+            setattr(self, prefix + "selected", "")
+            setattr(self, prefix + "inspector", {})
+        elif sel:
+            setattr(self, prefix + "inspector", pane.inspect(sel))

@@ -1,7 +1,7 @@
 """GraphView: a graph you can pan, zoom and click (the interactive form of mslab.lab.viz's pictures).
 
     view = GraphView(mslab.trace(train_net, x, y))    # or a Tape, or a mslab.lab.viz GraphPicture
-    view                                              # drag to pan, wheel or buttons to zoom
+    view                                              # drag or wheel to move, ctrl+wheel or buttons to zoom
     view.highlight(["%3", "%4"])                      # outline some nodes (IR names, Nodes or view keys)
     view.select("%3")                                 # what a click does: fill the inspector
     view.run(x, y)                                    # run the graph (Executor.steps): values appear too
@@ -11,6 +11,12 @@ when a StepThrough drives it) also its value and gradient as numbers with a hist
 Clicking a collapsed Cell call (a 3D box) opens just that Cell; clicking a Cell's frame folds just that Cell
 back into a box (``view.expand("fc1")`` / ``view.collapse("fc1")`` from Python). The collapse-depth menu
 sets the baseline for every Cell and clears those per-Cell choices.
+
+It opens readable: node labels at least 11 px, the width fitted when that allows it (a bigger graph scrolls,
+with a minimap); after expand or fold it re-fits and centres the Cell that changed. The search box marks the
+nodes whose op, name or Cell match and centres the first (Enter: the next, in the inspector). The layout menu
+draws top to bottom or left to right. Repeated blocks (300 x Dense+ReLU) fold into one box with a count; if
+Graphviz still needs more than ``_graph.DOT_BUDGET`` seconds, the view folds every top-level Cell and says so.
 """
 import anywidget
 import traitlets as t
@@ -32,6 +38,8 @@ def graph_traits(prefix=""):
         prefix + "inspector": t.Dict().tag(sync=True),
         prefix + "collapse_depth": t.Unicode("auto").tag(sync=True),
         prefix + "depth_options": t.List(t.Unicode()).tag(sync=True),
+        prefix + "notice": t.Unicode("").tag(sync=True),
+        prefix + "rankdir": t.Unicode("TB").tag(sync=True),
     }
 
 
