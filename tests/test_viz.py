@@ -335,3 +335,11 @@ def test_repeated_blocks_fold_into_one_box_with_a_count():
 def test_short_runs_do_not_fold():
     view = walk(_deep_mlp_train_step(2))
     assert not any("\u00d7" in n.title for n in view.nodes)
+
+
+def test_collapse_depth_accepts_the_menus_choices():
+    from mslab.lab.viz.reading import collapse_rule
+
+    assert collapse_rule("none", 1000) is None and collapse_rule("2", 10) == 2 and collapse_rule("leaves", 1) == "leaves"
+    with pytest.raises(ValueError, match="collapse_depth must be"):
+        collapse_rule("deep", 10)
