@@ -340,6 +340,7 @@ def test_short_runs_do_not_fold():
 def test_collapse_depth_accepts_the_menus_choices():
     from mslab.lab.viz.reading import collapse_rule
 
-    assert collapse_rule("none", 1000) is None and collapse_rule("2", 10) == 2 and collapse_rule("leaves", 1) == "leaves"
+    assert collapse_rule("none", 1000) is None and collapse_rule("2", 10) == 2
+    assert collapse_rule("leaves", 1) == "leaves"
     with pytest.raises(ValueError, match="collapse_depth must be"):
         collapse_rule("deep", 10)
