@@ -147,3 +147,20 @@ def test_tape_records_eager_primitives():
         net(Tensor(np.ones(2, np.float32)))
     assert [n.op for n in tape.graph.nodes] == ["Mul", "ReLU", "Sub"]
     assert tape.graph.params[0].name == "w"
+
+
+def test_parameters_passed_to_a_graph_call_stay_parameters():
+    """optimizer(accumulators) at top level in GRAPH mode: a ParameterTuple argument is read (and written)
+    as Parameters, not turned into graph inputs."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = nn.Dense(2, 1)
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    acc = ms.ParameterTuple(Parameter(Tensor(np.ones(p.shape, np.float32)), name="acc." + p.name)
+                            for p in net.trainable_params())
+    before = [p.asnumpy().copy() for p in net.trainable_params()]
+    opt(acc)
+    for b, p in zip(before, net.trainable_params()):
+        np.testing.assert_allclose(b - p.asnumpy(), 0.1, rtol=1e-6)
+    acc[0].set_data(Tensor(np.full(acc[0].shape, 2.0, np.float32)))
+    opt(acc)  # the same graph reads the accumulators' new values
+    np.testing.assert_allclose(before[0] - net.trainable_params()[0].asnumpy(), 0.3, rtol=1e-6)

@@ -15,7 +15,7 @@ from mslab.core import graph_mode, state
 from mslab.core.context import LAX, STRICT, get_context
 from mslab.core.errors import GraphModeError
 from mslab.core.pytree import flatten, unflatten
-from mslab.core.tensor import Tensor
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.ir.graph import Graph
 from mslab.ir.passes import optimize
 from mslab.ir.tape import RunRecorder
@@ -106,6 +106,8 @@ def _const_sig(a):
 
 
 def _sig(a):
+    if isinstance(a, Parameter):  # read when the graph runs, so the graph is this Parameter's
+        return ("P", id(a))
     if isinstance(a, Tensor):
         return ("T", a.shape, a._np_dtype.str)
     return _const_sig(a)
@@ -119,7 +121,9 @@ def signature(args):
 def _symbolic_args(graph, args, names):
     out = []
     for a, name in zip(args, names):
-        if isinstance(a, Tensor):
+        if isinstance(a, (Parameter, ParameterTuple)):
+            out.append(a)  # Parameters are not graph inputs: the graph reads (and may write) them as they are
+        elif isinstance(a, Tensor):
             t = Tensor._symbolic(None)
             t._sym = graph.add_input(name, a.shape, a._np_dtype, handle=t)
             out.append(t)
@@ -135,6 +139,8 @@ def _symbolic_args(graph, args, names):
 def tensor_leaves(args):
     """The Tensors among call arguments (inside tuples too), in order: a graph's input arrays."""
     for a in args:
+        if isinstance(a, Parameter):
+            continue  # read by the graph itself
         if isinstance(a, Tensor):
             yield a
         elif isinstance(a, (tuple, list)):
