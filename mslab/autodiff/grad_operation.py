@@ -25,7 +25,7 @@ def _record_forward(fn, args):
         start = len(tr.graph.nodes)
         out = graph_syntax.converted(fn)(*args)
         return tr, tr.graph.nodes[start:], out
-    tape = Tape()
+    tape = Tape(provenance=False)
     state.tapes.append(tape)
     try:
         out = fn(*args)
