@@ -41,6 +41,21 @@ class Tape(Recorder):
         node = self._new_node(prim, ins) if self.provenance else Node(prim, ins, phase=self.phase)
         self._values[id(out)] = self.graph.add_node(node, out.shape, out._np_dtype, handle=out)
 
+    def release(self):
+        """Forget the recorded tensors once autodiff has walked the tape.
+
+        Nodes and values point at each other (``node.out.node is node``, ``value.owner is graph``): left as they
+        are, a step's activations wait for Python's cycle collector, and eager training holds several steps'
+        worth at once. Cutting the links lets reference counting free them as soon as the step ends.
+        """
+        g = self.graph
+        for v in [n.out for n in g.nodes] + g.inputs + g.params + g.consts:
+            v.node = v.handle = v.owner = None
+        for n in g.nodes:
+            n.inputs, n.grad_of = [], None
+        g.nodes.clear()
+        self._values.clear()
+
     def name_inputs(self, tensors, names):
         """Record not-yet-seen input tensors under these names (``%data``, ``%label``), not ``%in0``."""
         taken = {v.name for v in self.graph.inputs}
