@@ -59,7 +59,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, HERE)
 sys.path.insert(0, ROOT)
+import deep_nets  # noqa: E402
 import nets  # noqa: E402
+import round_two  # noqa: E402
 
 
 def have(module):
@@ -128,17 +130,18 @@ def no_op():
     pass
 
 
-def bench_steps(which, repeats, frameworks):
+def bench_steps(which, repeats, frameworks, workloads=nets):
+    """GRAPH, PYNATIVE and PyTorch (MindSpore too, if installed) steps of ``workloads``' workload ``which``."""
     entries = {}
-    g_step, g_before = nets.ms_step("mslab", which, "graph")
+    g_step, g_before = workloads.ms_step("mslab", which, "graph")
     entries["graph"] = (g_step, g_before)
-    p_step, p_before = nets.ms_step("mslab", which, "pynative")
+    p_step, p_before = workloads.ms_step("mslab", which, "pynative")
     entries["pynative"] = (p_step, p_before)
     if "torch" in frameworks:
-        entries["torch"] = (nets.torch_step(which), no_op)
+        entries["torch"] = (workloads.torch_step(which), no_op)
     if "mindspore" in frameworks:
         for mode in ("graph", "pynative"):
-            entries[f"ms_{mode}"] = nets.ms_step("mindspore", which, mode)
+            entries[f"ms_{mode}"] = workloads.ms_step("mindspore", which, mode)
     scale = 0.5 if ARGS.quick else 1.0
     res = time_side_by_side(entries, repeats, warmup_s=0.3 * scale, block_s=0.1 * scale)
     import mslab
@@ -309,6 +312,7 @@ def build_table(res, frameworks):
     svg = res["svg"]
     rows.append(["LeNet combined training graph to SVG (mslab.viz + Graphviz dot)", fmt_time(svg), "", "", "", "",
                  "", "< 1 s", verdict(svg < 1.0 if isinstance(svg, float) else None)])
+    rows += round_two.rows(res, frameworks, fmt_time, fmt_ratio, verdict)
     nb, nb_note = res["nbval"]
     rows.append([f"all lessons under nbval{f' ({nb_note})' if nb_note else ''}", fmt_time(nb), "", "", "", "", "",
                  "< 3 min", verdict(nb < 180 if isinstance(nb, float) else (False if "FAILED" in str(nb) else None))])
@@ -353,6 +357,9 @@ def main():
     res["linear"] = bench_steps("linear", reps, frameworks)
     print("timing LeNet5 steps ...", file=sys.stderr)
     res["lenet"] = bench_steps("lenet", reps, frameworks)
+    for which in ("cnn", "lenet128", "mlp200"):
+        print(f"timing {which} steps ...", file=sys.stderr)
+        res[which] = bench_steps(which, reps, frameworks, deep_nets)
     print("timing control flow (while, if) ...", file=sys.stderr)
     res["cf_while"] = bench_control_flow("while", reps, frameworks)
     res["cf_if"] = bench_control_flow("if", reps, frameworks)
@@ -360,6 +367,8 @@ def main():
     res["first_call"] = first_call("mslab", reps)
     if "mindspore" in frameworks:
         res["ms_first_call"] = first_call("mindspore", 3)
+    print("time to 90% on the digits, StepThrough, peak memory ...", file=sys.stderr)
+    res.update(round_two.measure(frameworks, ARGS.quick))
     print("timing imports ...", file=sys.stderr)
     res["import"] = subprocess_seconds(IMPORT_CODE.format(m="mslab"), reps)
     if "torch" in frameworks:
