@@ -171,13 +171,15 @@ def conv2d_filter_grad(dout, x, w_shape, stride, dilation, pads):
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     O, C, kh, kw = w_shape
     N, _, OH, OW = dout.shape
+    # The product is taken as cols @ dout^T, giving dW transposed: OpenBLAS runs this orientation of the
+    # long inner dimension (every pixel of the batch) up to twice as fast as dout @ cols^T.
     if stride == (1, 1):
         cols, (_, Wp) = _wide_cols(x, (kh, kw), dilation, pads, ct)
-        return np.matmul(_widen(dout, Wp, ct), cols.T).reshape(O, C, kh, kw).astype(dt, copy=False)
+        return np.matmul(cols, _widen(dout, Wp, ct).T).T.reshape(O, C, kh, kw).astype(dt, copy=False)
     xp = pad4(x.astype(ct, copy=False), pads)
     cols = windows(xp, (kh, kw), stride, dilation, (OH, OW)).transpose(1, 2, 3, 0, 4, 5).reshape(C * kh * kw, -1)
     d2 = dout.astype(ct, copy=False).transpose(1, 0, 2, 3).reshape(O, N * OH * OW)
-    return np.matmul(d2, cols.T).reshape(O, C, kh, kw).astype(dt, copy=False)
+    return np.matmul(cols, d2.T).T.reshape(O, C, kh, kw).astype(dt, copy=False)
 
 
 def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
