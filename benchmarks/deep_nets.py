@@ -150,12 +150,4 @@ def torch_model(which):
 def torch_step(which):
     net, loss_fn, opt, x, y = torch_model(which)
     net.train()
-
-    def step():
-        opt.zero_grad()
-        loss = loss_fn(net(x), y)
-        loss.backward()
-        opt.step()
-        return loss
-
-    return step
+    return nets.torch_train_step(net, loss_fn, opt, x, y)

@@ -168,6 +168,11 @@ def torch_step(which):
         opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
         xa, ya = lenet_data()
         x, y = torch.from_numpy(xa), torch.from_numpy(ya.astype(np.int64))
+    return torch_train_step(net, loss_fn, opt, x, y)
+
+
+def torch_train_step(net, loss_fn, opt, x, y):
+    """The PyTorch training step every workload shares: zero_grad, forward, loss, backward, optimizer step."""
 
     def step():
         opt.zero_grad()
