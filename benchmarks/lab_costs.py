@@ -5,7 +5,7 @@
   browser, no widget): the engine's share of what the step-through view shows.
 * ``peak_memory(framework, mode)``: 100 LeNet5 steps at batch 128 in a fresh interpreter; returns the
   tracemalloc peak (numpy's buffers are traced; PyTorch's are not, so its figure is RSS only) and the
-  growth of the process's peak resident set (VmHWM) over what it held before the first timed step.
+  growth of the process's peak resident set (VmHWM) over what it held before the first step.
 """
 import json
 import os
@@ -69,7 +69,8 @@ if framework == "torch":
     step = deep_nets.torch_step("lenet128")
 else:
     step, _ = deep_nets.ms_step("mslab", "lenet128", mode)
-step()  # compiled (GRAPH) and warmed: what the 100 steps hold, not what building them did
+# Measured from before the first step, so buffers a framework allocates once and keeps (mslab's convolution
+# scratch, PyTorch's caches) count; the first step also compiles in GRAPH mode.
 before = status("VmRSS")
 tracemalloc.start()
 for _ in range(100):

@@ -90,6 +90,7 @@ def window_geometry(shape, kernel, stride, dilation, pad_mode, pad):
 
 # ---- shared helpers ---------------------------------------------------------------------------------
 _SCRATCH = threading.local()  # per thread: kernels running at once in two threads never share a buffer
+SCRATCH_FROM = 4 << 20  # bytes: below this the allocator recycles freed blocks well enough; hold no memory for them
 
 
 def scratch(role, shape, dtype):
@@ -100,6 +101,8 @@ def scratch(role, shape, dtype):
     """
     size = int(np.prod(shape))
     dtype = np.dtype(dtype)
+    if size * dtype.itemsize < SCRATCH_FROM:  # the allocator recycles small blocks itself: keep no memory for them
+        return np.empty(shape, dtype)
     bufs = _SCRATCH.__dict__
     buf = bufs.get((role, dtype))
     if buf is None or buf.size < size:
