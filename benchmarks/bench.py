@@ -217,8 +217,10 @@ def nbval_run():
     cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider"]
     if os.path.exists(os.path.join(ROOT, "tests", "nbval_sanitize.cfg")):
         cmd += ["--nbval-sanitize-with", "tests/nbval_sanitize.cfg"]
+    # The notebook kernels start in notebooks/: point them at this tree's mslab, not whichever one is installed.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
     t0 = time.perf_counter()
-    r = subprocess.run(cmd + ["notebooks/"], capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(cmd + ["notebooks/"], capture_output=True, text=True, cwd=ROOT, env=env)
     dt = time.perf_counter() - t0
     found = re.findall(r"(\d+ (?:passed|failed|error|errors|skipped))", r.stdout)
     summary = ", ".join(found[-3:]) if found else f"exit {r.returncode}"
