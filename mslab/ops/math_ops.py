@@ -106,7 +106,8 @@ class RealDiv(_Binary):
 
     def bprop(self, x, y, out, dout, needs):
         dx = F.div(dout, y)
-        return sum_to(dx, x.shape), sum_to(F.neg(F.mul(dx, out)), y.shape)
+        dy = F.neg(sum_to(F.mul(dx, out), y.shape)) if needs[1] else None  # negated once summed, as Sub does
+        return (sum_to(dx, x.shape) if needs[0] else None), dy
 
 
 Div = RealDiv
