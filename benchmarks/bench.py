@@ -59,7 +59,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, HERE)
 sys.path.insert(0, ROOT)
+import deep_nets  # noqa: E402
 import nets  # noqa: E402
+import round_two  # noqa: E402
 
 
 def have(module):
@@ -128,17 +130,18 @@ def no_op():
     pass
 
 
-def bench_steps(which, repeats, frameworks):
+def bench_steps(which, repeats, frameworks, workloads=nets):
+    """GRAPH, PYNATIVE and PyTorch (MindSpore too, if installed) steps of ``workloads``' workload ``which``."""
     entries = {}
-    g_step, g_before = nets.ms_step("mslab", which, "graph")
+    g_step, g_before = workloads.ms_step("mslab", which, "graph")
     entries["graph"] = (g_step, g_before)
-    p_step, p_before = nets.ms_step("mslab", which, "pynative")
+    p_step, p_before = workloads.ms_step("mslab", which, "pynative")
     entries["pynative"] = (p_step, p_before)
     if "torch" in frameworks:
-        entries["torch"] = (nets.torch_step(which), no_op)
+        entries["torch"] = (workloads.torch_step(which), no_op)
     if "mindspore" in frameworks:
         for mode in ("graph", "pynative"):
-            entries[f"ms_{mode}"] = nets.ms_step("mindspore", which, mode)
+            entries[f"ms_{mode}"] = workloads.ms_step("mindspore", which, mode)
     scale = 0.5 if ARGS.quick else 1.0
     res = time_side_by_side(entries, repeats, warmup_s=0.3 * scale, block_s=0.1 * scale)
     import mslab
@@ -214,8 +217,10 @@ def nbval_run():
     cmd = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider"]
     if os.path.exists(os.path.join(ROOT, "tests", "nbval_sanitize.cfg")):
         cmd += ["--nbval-sanitize-with", "tests/nbval_sanitize.cfg"]
+    # The notebook kernels start in notebooks/: point them at this tree's mslab, not whichever one is installed.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
     t0 = time.perf_counter()
-    r = subprocess.run(cmd + ["notebooks/"], capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(cmd + ["notebooks/"], capture_output=True, text=True, cwd=ROOT, env=env)
     dt = time.perf_counter() - t0
     found = re.findall(r"(\d+ (?:passed|failed|error|errors|skipped))", r.stdout)
     summary = ", ".join(found[-3:]) if found else f"exit {r.returncode}"
@@ -309,6 +314,7 @@ def build_table(res, frameworks):
     svg = res["svg"]
     rows.append(["LeNet combined training graph to SVG (mslab.viz + Graphviz dot)", fmt_time(svg), "", "", "", "",
                  "", "< 1 s", verdict(svg < 1.0 if isinstance(svg, float) else None)])
+    rows += round_two.rows(res, frameworks, fmt_time, fmt_ratio, verdict)
     nb, nb_note = res["nbval"]
     rows.append([f"all lessons under nbval{f' ({nb_note})' if nb_note else ''}", fmt_time(nb), "", "", "", "", "",
                  "< 3 min", verdict(nb < 180 if isinstance(nb, float) else (False if "FAILED" in str(nb) else None))])
@@ -353,6 +359,9 @@ def main():
     res["linear"] = bench_steps("linear", reps, frameworks)
     print("timing LeNet5 steps ...", file=sys.stderr)
     res["lenet"] = bench_steps("lenet", reps, frameworks)
+    for which in ("cnn", "lenet128", "mlp200"):
+        print(f"timing {which} steps ...", file=sys.stderr)
+        res[which] = bench_steps(which, reps, frameworks, deep_nets)
     print("timing control flow (while, if) ...", file=sys.stderr)
     res["cf_while"] = bench_control_flow("while", reps, frameworks)
     res["cf_if"] = bench_control_flow("if", reps, frameworks)
@@ -360,6 +369,8 @@ def main():
     res["first_call"] = first_call("mslab", reps)
     if "mindspore" in frameworks:
         res["ms_first_call"] = first_call("mindspore", 3)
+    print("time to 90% on the digits, StepThrough, peak memory ...", file=sys.stderr)
+    res.update(round_two.measure(frameworks, ARGS.quick))
     print("timing imports ...", file=sys.stderr)
     res["import"] = subprocess_seconds(IMPORT_CODE.format(m="mslab"), reps)
     if "torch" in frameworks:

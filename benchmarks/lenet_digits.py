@@ -53,8 +53,10 @@ class LeNet5(nn.Cell):
         return self.fc3(x)
 
 
-def train_lenet_on_digits(epochs=10, mode=ms.GRAPH_MODE, seed=1, report=None):
-    """Train with Model.train one epoch at a time; returns ``[(epoch, test accuracy, seconds so far)]``."""
+def train_lenet_on_digits(epochs=10, mode=ms.GRAPH_MODE, seed=1, report=None, stop_at=None):
+    """Train with Model.train one epoch at a time; returns ``[(epoch, test accuracy, seconds so far)]``.
+
+    ``stop_at``: stop after the first epoch whose test accuracy reaches it (time-to-accuracy runs)."""
     saved = ms.get_context("mode")
     ms.set_context(mode=mode)
     try:
@@ -71,6 +73,8 @@ def train_lenet_on_digits(epochs=10, mode=ms.GRAPH_MODE, seed=1, report=None):
             history.append((epoch, acc, time.perf_counter() - start))
             if report:
                 report(*history[-1])
+            if stop_at is not None and acc >= stop_at:
+                break
         return history
     finally:
         ms.set_context(mode=saved)

@@ -128,6 +128,32 @@ def ms_step(name, which, mode):
 
 
 # ---- PyTorch ----------------------------------------------------------------------------------------------
+def torch_lenet(batch):
+    """LeNet5 in PyTorch, reshaping to ``batch`` rows as the MindSpore version does."""
+    import torch
+
+    class LeNet5(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = torch.nn.Conv2d(1, 6, 5, bias=False)
+            self.conv2 = torch.nn.Conv2d(6, 16, 5, bias=False)
+            self.fc1 = torch.nn.Linear(400, 120)
+            self.fc2 = torch.nn.Linear(120, 84)
+            self.fc3 = torch.nn.Linear(84, 10)
+            self.relu = torch.nn.ReLU()
+            self.pool = torch.nn.MaxPool2d(2, 2)
+
+        def forward(self, x):
+            x = self.pool(self.relu(self.conv1(x)))
+            x = self.pool(self.relu(self.conv2(x)))
+            x = x.reshape(batch, -1)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            return self.fc3(x)
+
+    return LeNet5()
+
+
 def torch_step(which):
     import torch
 
@@ -137,30 +163,16 @@ def torch_step(which):
         opt = torch.optim.SGD(net.parameters(), lr=0.005, momentum=0.9)
         x, y = (torch.from_numpy(a) for a in linear_data())
     else:
-        class LeNet5(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.conv1 = torch.nn.Conv2d(1, 6, 5, bias=False)
-                self.conv2 = torch.nn.Conv2d(6, 16, 5, bias=False)
-                self.fc1 = torch.nn.Linear(400, 120)
-                self.fc2 = torch.nn.Linear(120, 84)
-                self.fc3 = torch.nn.Linear(84, 10)
-                self.relu = torch.nn.ReLU()
-                self.pool = torch.nn.MaxPool2d(2, 2)
-
-            def forward(self, x):
-                x = self.pool(self.relu(self.conv1(x)))
-                x = self.pool(self.relu(self.conv2(x)))
-                x = x.reshape(LENET_BATCH, -1)
-                x = self.relu(self.fc1(x))
-                x = self.relu(self.fc2(x))
-                return self.fc3(x)
-
-        net = LeNet5()
+        net = torch_lenet(LENET_BATCH)
         loss_fn = torch.nn.CrossEntropyLoss()
         opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
         xa, ya = lenet_data()
         x, y = torch.from_numpy(xa), torch.from_numpy(ya.astype(np.int64))
+    return torch_train_step(net, loss_fn, opt, x, y)
+
+
+def torch_train_step(net, loss_fn, opt, x, y):
+    """The PyTorch training step every workload shares: zero_grad, forward, loss, backward, optimizer step."""
 
     def step():
         opt.zero_grad()

@@ -9,6 +9,7 @@ compiles to) and ``record`` (the PYNATIVE tape).
 from mslab import ops  # isort: skip
 from mslab import common, dataset, nn, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
+from mslab.core import allocator as _allocator
 from mslab.core import dtype
 from mslab.core import missing_names as _missing_names
 from mslab.core.context import (
@@ -65,3 +66,5 @@ __version__ = "0.1.0"
 
 # BLAS threads from the CPUs this process may use (mslab.core.threads); only now is numpy's BLAS loaded.
 set_context(runtime_num_threads=0)
+# Freed activations stay in the process for the next step instead of being faulted in again (mslab.core.allocator).
+_allocator.tune()

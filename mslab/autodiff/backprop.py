@@ -18,6 +18,8 @@ from mslab.core import state
 from mslab.ir.graph import BACKWARD, Value
 from mslab.ops import math_ops, shape_ops
 
+_UNLABELLED = contextlib.nullcontext()
+
 
 def _differentiable(v):
     """Floats, complex numbers and integers carry gradients (MindSpore: ``grad(x * 2)`` at int32 x is int32
@@ -58,6 +60,10 @@ def backprop(recorder, nodes, roots, sens, targets):
         parts = grads.setdefault(tup, [None] * len(tup.parts))
         parts[index] = g if parts[index] is None else math_ops.add(parts[index], g)
 
+    # Only a recorder that is recording names each backward node's forward node: GRAPH mode's tracer (the
+    # backward nodes join its graph) or a tape someone still records on. Autodiff's own PYNATIVE tape has
+    # stopped recording by now: skipping the label saves a context switch per node.
+    labels_nodes = recorder is state.tracer or any(t is recorder for t in state.tapes)
     # Tapes recording around this gradient call (``with mslab.record():`` over a PYNATIVE training
     # step) see the backward primitives run too: label them backward as well.
     with contextlib.ExitStack() as labels:
@@ -83,7 +89,7 @@ def backprop(recorder, nodes, roots, sens, targets):
             if index is not None:  # picks one element of a tuple: its gradient goes to that position
                 accumulate_element(n.inputs[0], index, g)
                 continue
-            with recorder.in_phase(BACKWARD, grad_of=n):
+            with recorder.in_phase(BACKWARD, grad_of=n) if labels_nodes else _UNLABELLED:
                 handles = [v.handle if type(v) is Value else v for v in n.inputs]
                 needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
                 gins = n.prim.bprop(*handles, n.out.handle, g, needs=needs)

@@ -25,7 +25,7 @@ def _record_forward(fn, args):
         start = len(tr.graph.nodes)
         out = graph_syntax.converted(fn)(*args)
         return tr, tr.graph.nodes[start:], out
-    tape = Tape()
+    tape = Tape(provenance=False)
     state.tapes.append(tape)
     try:
         out = fn(*args)
@@ -86,6 +86,8 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
     with rec.in_phase("backward"):
         sources = [args[i] for i in positions] + list(weights)
         grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
+    if rec is not state.tracer:
+        rec.release()  # our own tape, walked: free the step's activations now (see Tape.release)
     return out, tuple(grads[:len(positions)]), tuple(grads[len(positions):])
 
 

@@ -12,10 +12,21 @@ from mslab.core import state
 _INTERNAL = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,)
 
 
+_names = {}  # (id(parent), id(child)) -> attribute name; checked on every use, so stale ids are harmless
+
+
 def child_name(parent, child):
     """The attribute path under which ``parent`` holds ``child`` (class name if it is held elsewhere)."""
-    for attr, c in getattr(parent, "_cells", {}).items():
+    cells = getattr(parent, "_cells", {})
+    key = (id(parent), id(child))
+    attr = _names.get(key)
+    if attr is not None and cells.get(attr) is child:  # PYNATIVE asks once per op: no scan of a 400-Cell list
+        return attr
+    for attr, c in cells.items():
         if c is child:
+            if len(_names) > 100_000:
+                _names.clear()
+            _names[key] = attr
             return attr
     return type(child).__name__
 

@@ -9,14 +9,18 @@ import contextlib
 from mslab.core import state
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.graph import Graph
+from mslab.ir.node import Node
 from mslab.ir.tracer import Recorder
 
 
 class Tape(Recorder):
     """A recorded forward graph of eagerly executed primitives (values are the real tensors)."""
 
-    def __init__(self, name="tape", shows_calls=False):
+    def __init__(self, name="tape", shows_calls=False, provenance=True):
         super().__init__(Graph(name))
+        # Scope path and source line of each node, for a learner who prints or draws the tape. Autodiff's
+        # own tapes are walked once and dropped, never shown: they skip that work (a third of an eager op).
+        self.provenance = provenance
         self._values = {}  # id(tensor) -> Value; the handles keep those tensors (and ids) alive
         # A tape a learner opened (mslab.record) names its inputs after the outermost Cell call's
         # construct parameters and returns that call's outputs; autodiff's own tapes skip the work.
@@ -34,8 +38,23 @@ class Tape(Recorder):
 
     def record(self, prim, args, out):
         ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
-        node = self._new_node(prim, ins)
+        node = self._new_node(prim, ins) if self.provenance else Node(prim, ins, phase=self.phase)
         self._values[id(out)] = self.graph.add_node(node, out.shape, out._np_dtype, handle=out)
+
+    def release(self):
+        """Forget the recorded tensors once autodiff has walked the tape.
+
+        Nodes and values point at each other (``node.out.node is node``, ``value.owner is graph``): left as they
+        are, a step's activations wait for Python's cycle collector, and eager training holds several steps'
+        worth at once. Cutting the links lets reference counting free them as soon as the step ends.
+        """
+        g = self.graph
+        for v in [n.out for n in g.nodes] + g.inputs + g.params + g.consts:
+            v.node = v.handle = v.owner = None
+        for n in g.nodes:
+            n.inputs, n.grad_of = [], None
+        g.nodes.clear()
+        self._values.clear()
 
     def name_inputs(self, tensors, names):
         """Record not-yet-seen input tensors under these names (``%data``, ``%label``), not ``%in0``."""

@@ -12,7 +12,13 @@ strided slices, and the argmax (first maximum, in row-major window order, as PyT
 is tracked alongside, so MaxPoolGrad routes each window's gradient to exactly one input position.
 
 float16 inputs are computed in float32 and rounded back (numpy has no fast float16 matmul).
+
+The big temporaries (padded images, columns, per-window gradients) live in ``scratch`` buffers reused
+from call to call: a fresh array of many megabytes is mapped from the operating system on every call
+and each of its pages faults when first written, which cost more than the copy itself.
 """
+import threading
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -83,6 +89,27 @@ def window_geometry(shape, kernel, stride, dilation, pad_mode, pad):
 
 
 # ---- shared helpers ---------------------------------------------------------------------------------
+_SCRATCH = threading.local()  # per thread: kernels running at once in two threads never share a buffer
+SCRATCH_FROM = 4 << 20  # bytes: below this the allocator recycles freed blocks well enough; hold no memory for them
+
+
+def scratch(role, shape, dtype):
+    """A work array of ``shape`` for one ``role`` inside a kernel, reused by later calls (contents undefined).
+
+    One buffer per role and dtype, grown to the largest size asked for. Only for temporaries that never
+    leave the kernel (a result handed back must be a fresh array) and never two live uses of one role.
+    """
+    size = int(np.prod(shape))
+    dtype = np.dtype(dtype)
+    if size * dtype.itemsize < SCRATCH_FROM:  # the allocator recycles small blocks itself: keep no memory for them
+        return np.empty(shape, dtype)
+    bufs = _SCRATCH.__dict__
+    buf = bufs.get((role, dtype))
+    if buf is None or buf.size < size:
+        buf = bufs[role, dtype] = np.empty(size, dtype)
+    return buf[:size].reshape(shape)
+
+
 def compute_dtype(dtype):
     return np.dtype(np.float32) if dtype == np.float16 else dtype
 
@@ -131,10 +158,11 @@ def _wide_cols(x, kernel, dilation, pads, ct):
     Hp, Wp = H + t + b, W + l + r
     OH = Hp - dh * (kh - 1)
     L = OH * Wp
-    xf = np.zeros((C, N, Hp + 1, Wp), ct)  # one spare row: the junk columns of the last window row read it
+    xf = scratch("image", (C, N, Hp + 1, Wp), ct)  # one spare row: the last window row's junk columns read it
+    xf.fill(0)
     xf[:, :, t:t + H, l:l + W] = x.transpose(1, 0, 2, 3)
     xf = xf.reshape(C, N, (Hp + 1) * Wp)
-    cols = np.empty((C, kh, kw, N, L), ct)
+    cols = scratch("cols", (C, kh, kw, N, L), ct)
     for p in range(kh):
         for q in range(kw):
             s = p * dh * Wp + q * dw
@@ -145,7 +173,8 @@ def _wide_cols(x, kernel, dilation, pads, ct):
 def _widen(dout, Wp, ct):
     """dout (N, O, OH, OW) as (O, N*OH*Wp): channel-major, zero columns appended up to width Wp."""
     N, O, OH, OW = dout.shape
-    d = np.zeros((O, N, OH, Wp), ct)
+    d = scratch("dout", (O, N, OH, Wp), ct)
+    d[..., OW:] = 0
     d[..., :OW] = dout.transpose(1, 0, 2, 3)
     return d.reshape(O, N * OH * Wp)
 
@@ -159,8 +188,8 @@ def conv2d(x, w, stride, dilation, pads, out_hw):
     w2 = w.astype(ct, copy=False).reshape(O, C * kh * kw)
     if stride == (1, 1):
         cols, (_, Wp) = _wide_cols(x, (kh, kw), dilation, pads, ct)
-        out = np.matmul(w2, cols).reshape(O, N, OH, Wp)[..., :OW]
-        return np.ascontiguousarray(out.transpose(1, 0, 2, 3), dtype=dt)
+        out = np.matmul(w2, cols, out=scratch("out", (O, cols.shape[1]), ct)).reshape(O, N, OH, Wp)[..., :OW]
+        return np.array(out.transpose(1, 0, 2, 3), dtype=dt, order="C")  # a copy: out is scratch
     xp = pad4(x.astype(ct, copy=False), pads)
     cols = windows(xp, (kh, kw), stride, dilation, out_hw).reshape(N, C * kh * kw, OH * OW)  # im2col (a copy)
     return np.matmul(w2, cols).reshape(N, O, OH, OW).astype(dt, copy=False)  # one batched matmul
@@ -171,13 +200,15 @@ def conv2d_filter_grad(dout, x, w_shape, stride, dilation, pads):
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     O, C, kh, kw = w_shape
     N, _, OH, OW = dout.shape
+    # The product is taken as cols @ dout^T, giving dW transposed: OpenBLAS runs this orientation of the
+    # long inner dimension (every pixel of the batch) up to twice as fast as dout @ cols^T.
     if stride == (1, 1):
         cols, (_, Wp) = _wide_cols(x, (kh, kw), dilation, pads, ct)
-        return np.matmul(_widen(dout, Wp, ct), cols.T).reshape(O, C, kh, kw).astype(dt, copy=False)
+        return np.matmul(cols, _widen(dout, Wp, ct).T).T.reshape(O, C, kh, kw).astype(dt, copy=False)
     xp = pad4(x.astype(ct, copy=False), pads)
     cols = windows(xp, (kh, kw), stride, dilation, (OH, OW)).transpose(1, 2, 3, 0, 4, 5).reshape(C * kh * kw, -1)
     d2 = dout.astype(ct, copy=False).transpose(1, 0, 2, 3).reshape(O, N * OH * OW)
-    return np.matmul(d2, cols.T).reshape(O, C, kh, kw).astype(dt, copy=False)
+    return np.matmul(cols, d2.T).T.reshape(O, C, kh, kw).astype(dt, copy=False)
 
 
 def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
@@ -192,14 +223,16 @@ def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
         L = OH * Wp
         # Rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab.
         wt = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
-        dcols = np.matmul(wt, _widen(dout, Wp, ct)).reshape(kh, kw, C, N, L)
-        dxf = np.zeros((C, N, (Hp + 1) * Wp), ct)
+        dcols = np.matmul(wt, _widen(dout, Wp, ct), out=scratch("cols", (kh * kw * C, N * L), ct))
+        dcols = dcols.reshape(kh, kw, C, N, L)
+        dxf = scratch("image", (C, N, (Hp + 1) * Wp), ct)
+        dxf.fill(0)
         for p in range(kh):
             for q in range(kw):
                 s = p * dh * Wp + q * dw
                 dxf[:, :, s:s + L] += dcols[p, q]
         dx = dxf[:, :, :Hp * Wp].reshape(C, N, Hp, Wp)[:, :, t:t + H, l:l + W]
-        return np.ascontiguousarray(dx.transpose(1, 0, 2, 3), dtype=dt)
+        return np.array(dx.transpose(1, 0, 2, 3), dtype=dt, order="C")  # a copy: dx is scratch
     w2 = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
     d2 = dout.astype(ct, copy=False).transpose(1, 0, 2, 3).reshape(O, N * OH * OW)
     dcols = np.matmul(w2, d2).reshape(kh, kw, C, N, OH, OW)

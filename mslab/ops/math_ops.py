@@ -76,7 +76,9 @@ class Sub(_Binary):
         return np.subtract(x, y)
 
     def bprop(self, x, y, out, dout, needs):
-        return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(F.neg(dout), y.shape) if needs[1] else None)
+        # Negate after summing a broadcast y down (bit for bit the same numbers, as rounding is symmetric): a
+        # per-channel mean subtracted from a batch of images negates C numbers, not the whole batch.
+        return (sum_to(dout, x.shape) if needs[0] else None), (F.neg(sum_to(dout, y.shape)) if needs[1] else None)
 
 
 class Mul(_Binary):
@@ -104,7 +106,8 @@ class RealDiv(_Binary):
 
     def bprop(self, x, y, out, dout, needs):
         dx = F.div(dout, y)
-        return sum_to(dx, x.shape), sum_to(F.neg(F.mul(dx, out)), y.shape)
+        dy = F.neg(sum_to(F.mul(dx, out), y.shape)) if needs[1] else None  # negated once summed, as Sub does
+        return (sum_to(dx, x.shape) if needs[0] else None), dy
 
 
 Div = RealDiv

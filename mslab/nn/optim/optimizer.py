@@ -70,7 +70,9 @@ _guarded = []  # the all_or_nothing blocks running now (an inner one inside a gu
 
 @contextlib.contextmanager
 def all_or_nothing(params):
-    """Run the block; if it raises (even KeyboardInterrupt), write ``params`` back as they were before it."""
+    """Run the block; if it raises (even KeyboardInterrupt), write ``params`` back as they were before it.
+
+    ``params`` may be a generator: inside a step that is already guarded it is never walked."""
     if _guarded:  # a whole training step is already guarded (TrainOneStepCell): its snapshot covers this
         yield
         return
@@ -290,7 +292,7 @@ class Optimizer(Cell):
         if state.tracer is not None:  # inside a traced training step: TrainOneStepCell checks and guards
             return super().__call__(*args, **kwargs)
         self.check_can_step()
-        with all_or_nothing(list(self.get_parameters())):
+        with all_or_nothing(self.get_parameters()):
             return super().__call__(*args, **kwargs)
 
     # ---- writing --------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""What a learner waits for and what a step holds in memory (issue #16): StepThrough and peak memory.
+
+* ``stepthrough(which, mode)``: seconds to create a ``TrainStepSession`` on a fresh training Cell (GRAPH
+  mode compiles it) and the slowest ``next_stage`` advance through one step, measured from Python (no
+  browser, no widget): the engine's share of what the step-through view shows.
+* ``peak_memory(framework, mode)``: 100 LeNet5 steps at batch 128 in a fresh interpreter; returns the
+  tracemalloc peak (numpy's buffers are traced; PyTorch's are not, so its figure is RSS only) and the
+  growth of the process's peak resident set (VmHWM) over what it held before the first step.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import deep_nets
+import nets
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def _train_cell(which):
+    if which == "cnn":
+        return deep_nets.ms_train_cell("mslab", "cnn")
+    return nets.ms_lenet_train_cell("mslab")
+
+
+def stepthrough(which, mode, repeats=3):
+    """``(create seconds, slowest stage advance seconds, stage count)``: medians over ``repeats`` fresh sessions."""
+    import mslab
+    from mslab.lab.stepping import TrainStepSession
+
+    mode_id = mslab.GRAPH_MODE if mode == "graph" else mslab.PYNATIVE_MODE
+    mslab.set_context(mode=mode_id)
+    creates, slowest = [], []
+    try:
+        for _ in range(repeats):
+            train, inputs = _train_cell(which)
+            t0 = time.perf_counter()
+            s = TrainStepSession(train, *inputs, mode=mode_id)
+            creates.append(time.perf_counter() - t0)
+            worst, n = 0.0, 0
+            while not s.done:
+                t0 = time.perf_counter()
+                s.next_stage()
+                worst = max(worst, time.perf_counter() - t0)
+                n += 1
+            slowest.append(worst)
+    finally:
+        mslab.set_context(mode=mslab.PYNATIVE_MODE)
+    return float(np.median(creates)), float(np.median(slowest)), n
+
+
+_MEMORY = r"""
+import json, sys, tracemalloc
+sys.path[:0] = [{here!r}, {root!r}]
+import deep_nets
+
+def status(field):  # VmRSS now, VmHWM the peak: this process's own (getrusage's peak survives fork and exec)
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith(field + ":"))
+
+framework, mode = {framework!r}, {mode!r}
+if framework == "torch":
+    import torch
+    torch.set_num_threads(1)
+    step = deep_nets.torch_step("lenet128")
+else:
+    step, _ = deep_nets.ms_step("mslab", "lenet128", mode)
+# Measured from before the first step, so buffers a framework allocates once and keeps (mslab's convolution
+# scratch, PyTorch's caches) count; the first step also compiles in GRAPH mode.
+before = status("VmRSS")
+tracemalloc.start()
+for _ in range(100):
+    step()
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+maxrss = status("VmHWM")
+print(json.dumps({{"traced": peak, "rss_growth": max(maxrss - before, 0), "rss_peak": maxrss}}))
+"""
+
+
+def peak_memory(framework, mode="graph"):
+    """``{"traced", "rss_growth", "rss_peak"}`` in bytes for 100 LeNet5 batch-128 steps in a fresh interpreter."""
+    code = _MEMORY.format(here=HERE, root=ROOT, framework=framework, mode=mode)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
