@@ -6,6 +6,8 @@ Rank r holds x_r = r + 1 + [0.0, 0.5, 1.0, 1.5] (2x2 after a reshape) and back-p
 The gradient of a collective is the gradient of the sum of all ranks' outputs times their sens, so for
 AllReduce(sum) every rank's dx is sum_r w_r. Prints "ok" on every rank when all hold.
 """
+import sys
+
 import numpy as np
 
 import mslab as ms
@@ -42,4 +44,5 @@ for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
     np.testing.assert_allclose(dx, np.full((2, 2), sum(ws)), err_msg=f"d gather on rank {r}")
     rs = ops.ReduceScatter()(ms.Tensor(np.concatenate(xs))).asnumpy()
     np.testing.assert_allclose(rs, n * np.concatenate(xs)[2 * r:2 * r + 2], err_msg=f"reduce_scatter on rank {r}")
-print("ok", r)
+sys.stdout.write(f"ok {r}\n")  # one write per rank: the ranks share stdout and must not interleave
+sys.stdout.flush()
