@@ -1,7 +1,9 @@
 """Widgets: built for a small network, driven by simulated front-end messages; values are the engine's."""
+import importlib.util
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -74,7 +76,7 @@ def test_graph_view_click_expand_highlight():
     assert fields["op"] == "MatMul" and fields["transpose_b"] == "True" and fields["shape"] == "[5, 4]"
     # the source is the learner's line that called the Dense, not Dense's own code
     assert fields["Cell scope"] == "network/_backbone/fc1"
-    assert fields["source"] == "test_widgets.py:27  return self.fc2(self.relu(self.fc1(x)))"
+    assert fields["source"] == "test_widgets.py:29  return self.fc2(self.relu(self.fc1(x)))"
     assert "value" not in v.inspector  # nothing has run
     v.highlight(["%0", "%1"])
     assert v.highlighted == ["%0", "%1"]
@@ -357,3 +359,50 @@ def test_depth_change_unselects_a_node_the_new_picture_lacks():
     v.select("%0")
     v.set_collapse_depth(1)
     assert v.selected == "" and v.inspector == {}
+
+
+# the lessons' LeNet5 (benchmarks/lenet_digits.py): a flat network, every Cell one level deep
+_spec = importlib.util.spec_from_file_location("lenet_digits", Path(__file__).resolve().parents[1] / "benchmarks"
+                                               / "lenet_digits.py")
+lenet_digits = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lenet_digits)
+
+
+def _picture_keys(view):
+    """What a fold choice draws: the keys of its boxes, ops and Cell frames."""
+    return frozenset(vn.key for vn in view.pane.view.nodes) | frozenset("frame:" + c.key
+                                                                         for c in view.pane.view.clusters)
+
+
+def _pictures_of_every_choice(view):
+    pictures = []
+    for option in view.depth_options:
+        view.handle_message({"type": "depth", "value": option})
+        assert view.collapse_depth == option
+        pictures.append(_picture_keys(view))
+    return pictures
+
+
+def test_fold_menu_on_lenet_offers_only_distinct_pictures():
+    """On flat LeNet "auto", "leaves" and 1 all fold each layer into a box: the menu offers one of them."""
+    ms.set_seed(0)
+    x = ms.Tensor(np.zeros((2, 1, 32, 32), np.float32))
+    v = GraphView(ms.trace(lenet_digits.LeNet5(), x))
+    assert v.depth_options == ["auto", "none"]
+    pictures = _pictures_of_every_choice(v)
+    assert len(set(pictures)) == len(pictures)
+    # a choice the menu leaves out still works from Python, and the menu shows it while it is in force
+    v.set_collapse_depth("leaves")
+    assert v.depth_options == ["auto", "none", "leaves"] and v.collapse_depth == "leaves"
+    assert _picture_keys(v) == pictures[0]
+
+
+def test_fold_menu_on_a_nested_network_offers_each_depth():
+    """A training step nests Cells three deep (TrainOneStepCell > WithLossCell > Net > fc1): every depth differs."""
+    x, y = data()
+    v = GraphView(ms.trace(make(), x, y))
+    assert v.depth_options == ["auto", "none", "1", "2", "3"]
+    pictures = _pictures_of_every_choice(v)
+    assert len(set(pictures)) == len(pictures)
+    steps = StepThrough(make(), x, y)
+    assert steps.depth_options == ["auto", "none", "1", "2", "3"]

@@ -5,7 +5,8 @@
 // A pane reads the traits <prefix>svg, <prefix>highlighted, <prefix>current, <prefix>selected,
 // <prefix>inspector, <prefix>collapse_depth, <prefix>depth_options, <prefix>graph_title, <prefix>notice,
 // <prefix>rankdir and sends {type: "click"|"cluster"|"expand"|"collapse"|"depth"|"rankdir", pane: prefix,
-// key|value} messages.
+// key|value} messages. <prefix>depth_options lists only the fold choices that draw different pictures
+// (Python compares them), so the fold <select> is built from it as it is.
 // Expand / collapse act on ONE Cell call over the depth menu's baseline: a click on a collapsed box
 // (data-mslab-node="box:...") sends expand, a click on a Cell's frame (data-mslab-cluster) sends collapse.
 // DOM hooks for tests: data-mslab-role on controls, data-mslab-node / data-mslab-cluster on SVG groups

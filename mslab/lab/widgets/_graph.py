@@ -13,7 +13,8 @@ from html import escape, unescape
 
 from mslab.ir.graph import Node, Value
 from mslab.lab.values import NO_VALUES
-from mslab.lab.viz import GraphPicture, GraphvizNotFound, GraphvizTimeout, keys, render_dot, subgraphs
+from mslab.lab.viz import GraphPicture, GraphvizNotFound, GraphvizTimeout, keys, render_dot, subgraphs, walk
+from mslab.lab.viz.reading import collapse_rule
 from mslab.lab.widgets import _values
 
 _NODE_G = re.compile(r'<g id="([^"]*)" class="node">\s*<title>(.*?)</title>', re.S)
@@ -79,12 +80,44 @@ class GraphPane:
         self.prefix_of = subgraphs.prefixes(self.graph)
         self.max_depth = max([len(n.scope.split("/")) for n in self.graph.nodes if n.scope] + [0])
         self.notice = ""  # why the picture is coarser than asked (Graphviz's time budget ran out)
-        self._picture = self._svg = None
+        self._picture = self._svg = self._distinct = None
 
     # ---- picture ---------------------------------------------------------------------------------
     @property
     def depth_options(self):
-        return ["auto", "none", "leaves"] + [str(d) for d in range(1, self.max_depth + 1)]
+        """The fold menu: only choices that draw a different picture of this graph, plus the one in force.
+
+        Two choices are the same picture when they place the same boxes and frames: on a flat LeNet
+        ``"auto"``, ``"leaves"`` and ``1`` all fold each layer, so the menu offers ``auto`` and ``none``.
+        """
+        if self._distinct is None:
+            seen, self._distinct = set(), []
+            signatures = self._fold_signatures()
+            for option, sig in signatures.items():
+                if sig not in seen:
+                    seen.add(sig)
+                    self._distinct.append(option)
+        current = self.depth_text
+        return self._distinct + ([current] if current not in self._distinct else [])
+
+    def _fold_signatures(self):
+        """Menu choice -> what it draws, without Graphviz: the keys of its boxes, ops and frames.
+
+        ``"auto"`` is ``"leaves"`` or ``"none"`` (reading.collapse_rule), and the picture on screen is reused,
+        so a menu of k choices costs k - 2 extra walks of the graph.
+        """
+        phases = (self.phases,) if isinstance(self.phases, str) else self.phases
+        shown = sum(1 for n in self.graph.nodes if phases is None or n.phase in phases)
+        auto = "none" if collapse_rule("auto", shown) is None else "leaves"
+        on_screen = auto if self.depth_text == "auto" else self.depth_text
+        pristine = not (self.expanded or self.collapsed)
+        signatures = {}
+        for option in ["none", "leaves"] + [str(d) for d in range(1, self.max_depth + 1)]:
+            view = (self.view if pristine and option == on_screen else
+                    walk(self.graph, phases=self.phases, collapse_depth=option, grad_edges=self.grad_edges))
+            signatures[option] = (frozenset(vn.key for vn in view.nodes)
+                                  | frozenset("frame:" + c.key for c in view.clusters))
+        return {"auto": signatures[auto], **signatures}
 
     @property
     def depth_text(self):

@@ -10,7 +10,8 @@ Clicking a node shows its op, attributes, shape, dtype, Cell scope and source li
 when a StepThrough drives it) also its value and gradient as numbers with a histogram or heat-map.
 Clicking a collapsed Cell call (a 3D box) opens just that Cell; clicking a Cell's frame folds just that Cell
 back into a box (``view.expand("fc1")`` / ``view.collapse("fc1")`` from Python). The collapse-depth menu
-sets the baseline for every Cell and clears those per-Cell choices.
+sets the baseline for every Cell and clears those per-Cell choices; it offers only the depths that draw a
+different picture of this graph (``depth_options``: on a flat LeNet ``auto`` and ``none``).
 
 It opens readable: node labels at least 11 px, the width fitted when that allows it (a bigger graph scrolls,
 with a minimap); after expand or fold it re-fits and centres the Cell that changed. The search box marks the
