@@ -4,10 +4,12 @@ widget moves when Next is clicked.
 The test starts its own JupyterLab (free localhost port, random token, a temporary copy of notebooks/,
 temporary settings so no user state leaks in), opens 04_train_one_step.ipynb in Debian's Chromium
 driven by Playwright (no browser download: ``executable_path`` points at the system browser), runs all
-cells from the Run menu, waits for the StepThrough widget, then clicks "Next stage" twice and checks
-that the highlighted graph nodes and the values panel change each time; then clicks one collapsed Cell
-box (it must open into its nodes) and its frame's label (it must fold back). Screenshots are saved to
-artifacts/browser/step_through.png and expanded.png (artifacts/ is git-ignored; CI keeps them as artifacts).
+cells from the Run menu, waits for the StepThrough widget, then clicks "Next stage" three times and checks
+that the highlighted graph nodes and the values panel change each time, and that the highlight changes
+within ``NEXT_STAGE_MEDIAN_MS`` (median; timed in the page from the click event to the DOM mutation);
+then clicks one collapsed Cell box (it must open into its nodes) and its frame's label (it must fold
+back). Screenshots are saved to artifacts/browser/step_through.png and expanded.png (artifacts/ is
+git-ignored; CI keeps them as artifacts).
 
 Run with ``make test`` (which installs Chromium first when it can) or ``pytest -m browser tests/browser``.
 Skipped, with the reason, only when no Chromium is installed.
@@ -19,6 +21,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -35,7 +38,28 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage"]
 
+NEXT_STAGE_MEDIAN_MS = 100  # issue 13: each widget action changes the DOM within 100 ms (median)
+
 pytestmark = pytest.mark.browser
+
+# Times one "Next stage": the click event (capture phase, on the button) to the first DOM mutation after
+# which the highlighted node keys differ from `before`; both stamps are the page's performance.now(), so
+# Playwright's own round trips are not counted. The result lands in window.__mslabNextTiming.
+ARM_NEXT_TIMING = r"""([sel, before]) => {
+    const w = document.querySelector(sel);
+    const button = w.querySelector('[data-mslab-role="next-stage"]');
+    const keys = () => [...w.querySelectorAll('[data-mslab-node].mslab-highlight')]
+        .map(e => e.getAttribute('data-mslab-node')).sort().join(',');
+    const timing = window.__mslabNextTiming = { t0: null, t1: null };
+    button.addEventListener('click', () => { timing.t0 = performance.now(); }, { capture: true, once: true });
+    const observer = new MutationObserver(() => {
+        if (timing.t0 !== null && keys() !== before) {
+            timing.t1 = performance.now();
+            observer.disconnect();
+        }
+    });
+    observer.observe(w, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+}"""
 
 
 def find_chromium():
@@ -224,9 +248,12 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
         widget.scroll_into_view_if_needed()
         start = widget_state(page)
 
-        states = [start]
+        states, latencies = [start], []
         for _ in range(3):  # forward, sens, backward
+            page.evaluate(ARM_NEXT_TIMING, [".mslab-step-through", ",".join(states[-1][0])])
             next_button.click()
+            page.wait_for_function("() => window.__mslabNextTiming.t1 !== null", timeout=60_000)
+            latencies.append(page.evaluate("() => window.__mslabNextTiming.t1 - window.__mslabNextTiming.t0"))
             page.wait_for_function(
                 """([sel, before]) => {
                     const w = document.querySelector(sel);
@@ -244,6 +271,10 @@ def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
             assert after[0] != before[0], f"the highlighted nodes did not change: {after[0]}"
             assert after[1] != before[1], "the values panel did not change"
         assert "loss" in states[1][1]
+        median = statistics.median(latencies)
+        print("Next stage: click to highlight change (ms):", ", ".join(f"{ms:.1f}" for ms in latencies),
+              f"median {median:.1f}")
+        assert median < NEXT_STAGE_MEDIAN_MS, f"Next stage took {latencies} ms (median {median:.1f})"
 
         # Per-Cell expand: a click on one collapsed Cell box opens that Cell only (more node groups,
         # the other boxes stay); its frame's label folds it back. Highlighting keeps working.
