@@ -9,6 +9,7 @@ compiles to) and ``record`` (the PYNATIVE tape).
 from mslab import ops  # isort: skip
 from mslab import common, dataset, nn, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
+from mslab.common.device import set_device
 from mslab.core import allocator as _allocator
 from mslab.core import dtype
 from mslab.core import missing_names as _missing_names

@@ -417,6 +417,26 @@ def test_gather(data, shape, seed, dtype):
     np.testing.assert_array_equal(out, np.take(x.astype(dtype), idx, axis))
 
 
+@SETTINGS
+@given(data=st.data(), shape=shapes1, seed=seeds, dtype=float_dtypes)
+def test_gather_nd(data, shape, seed, dtype):
+    k = data.draw(st.integers(1, len(shape)))
+    lead = data.draw(hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3))
+    rng = np.random.default_rng(seed)
+    idx = np.stack([rng.integers(0, n, lead) for n in shape[:k]], -1).astype(np.int32)  # repeats scatter-add
+    x = vals(seed, shape)
+    check_grad(ops.GatherNd(), x, idx)
+    (out,) = modes_and_dtype(ops.GatherNd(), T(x.astype(dtype)), T(idx), dtype=dtype)
+    np.testing.assert_array_equal(out, x.astype(dtype)[tuple(np.moveaxis(idx, -1, 0))])
+
+
+def test_gather_nd_needs_integer_indices_of_fitting_depth():
+    with pytest.raises(TypeError, match="GatherNd.*integer"):
+        ops.gather_nd(T(np.ones((2, 2))), T(np.array([[0.0]])))
+    with pytest.raises(ValueError, match="GatherNd"):
+        ops.gather_nd(T(np.ones((2, 2))), T(np.zeros((1, 3), np.int32)))
+
+
 def test_gather_needs_integer_indices():
     with pytest.raises(TypeError, match="Gather.*integer"):
         ops.gather(T(np.ones(3)), T(np.array([0.0])), 0)
@@ -517,7 +537,8 @@ def test_size_rank_shape_are_python_values_in_both_modes():
 def test_every_array_primitive_is_tested():
     covered = {
         "Assign", "BroadcastTo", "Cast", "Concat", "DType", "Depend", "ExpandDims", "Fill", "Flatten", "Gather",
-        "GetItem", "GetItemGrad", "Identity", "OneHot", "Ones", "OnesLike", "Rank", "Reshape", "ScalarToTensor",
+        "GatherNd", "GetItem", "GetItemGrad", "Identity", "OneHot", "Ones", "OnesLike", "Rank", "Reshape",
+        "ScalarToTensor",
         "Select", "Shape", "Size", "Split", "Squeeze", "Stack", "StopGradient", "Tile", "Transpose",
         "TupleToArray", "Zeros", "ZerosLike",
     }

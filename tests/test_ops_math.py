@@ -123,6 +123,7 @@ UNARY = {
     "Log": (F.log, {"lo": 0.2, "hi": 3.0}),
     "Sqrt": (F.sqrt, {"lo": 0.2, "hi": 3.0}),
     "Square": (F.square, {}),
+    "Reciprocal": (F.reciprocal, {"min_abs": 0.3}),
     "Abs": (F.abs, {"min_abs": 0.1}),
     "Tanh": (F.tanh, {}),
     "Sin": (F.sin, {}),

@@ -21,6 +21,7 @@ from mslab.nn.layer import (
                              LeakyReLU,
                              LogSoftmax,
                              MaxPool2d,
+                             Pad,
                              ReLU,
                              ReLU6,
                              Sigmoid,

@@ -6,6 +6,7 @@ MindSpore's import path (``from mindspore.ops import functional as F``).
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.collective_ops import *
+from mslab.ops.composite_ops import partial
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
 from mslab.ops.cumulative_ops import *

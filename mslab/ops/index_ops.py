@@ -14,6 +14,7 @@ from mslab.ops.shape_ops import _check_axis
 
 __all__ = [
     "Gather",
+    "GatherNd",
     "GetItem",
     "GetItemGrad",
     "OneHot",
@@ -236,6 +237,34 @@ class Gather(Primitive):
         return F.getitem_grad(dout, (indices,), spec, params.shape), None, None
 
 
+class GatherNd(Primitive):
+    """``P.GatherNd()(params, indices)``: the slices of ``params`` at the leading-axes positions in ``indices``.
+
+    indices has shape (..., k): out[...] = params[indices[..., 0], ..., indices[..., k-1]], of shape
+    indices.shape[:-1] + params.shape[k:]. d/d(params) = dout scattered back (GetItemGrad, added where
+    positions repeat); indices get no gradient.
+    """
+
+    n_tensors = 2
+
+    def infer(self, params, indices):
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"GatherNd needs integer indices, got {mstype.from_numpy(indices.dtype)}")
+        k = indices.shape[-1] if indices.shape else None
+        if k is None or k > len(params.shape):
+            raise ValueError(f"GatherNd: indices of shape {tuple(indices.shape)} must end in a dimension of at most "
+                             f"params' rank {len(params.shape)}")
+        return tuple(indices.shape[:-1]) + tuple(params.shape[k:]), params.dtype
+
+    def compute(self, params, indices):
+        return params[tuple(np.moveaxis(indices, -1, 0))]
+
+    def bprop(self, params, indices, out, dout, needs):
+        k = indices.shape[-1]
+        columns = tuple(getitem(indices, (Ellipsis, j)) for j in range(k))
+        return F.getitem_grad(dout, columns, IndexSpec((TENSOR_INDEX,) * k), params.shape), None
+
+
 class OneHot(Primitive):
     """``ops.OneHot(axis=-1)(indices, depth, on_value, off_value)``: on_value where the position equals
     the index, off_value elsewhere (indices outside [0, depth) give a row of off_value). No gradient."""
@@ -280,6 +309,7 @@ class OneHot(Primitive):
 # ---- functional forms ---------------------------------------------------------------------------------
 _getitem = GetItem()
 _gather = Gather()
+gather_nd = GatherNd()
 
 
 def getitem(x, index):
@@ -305,5 +335,5 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     return instance(OneHot, int(axis))(indices, depth, on_value, off_value)
 
 
-__all__ += ["getitem", "getitem_grad", "gather", "one_hot"]
+__all__ += ["getitem", "getitem_grad", "gather", "gather_nd", "one_hot"]
 F.register(globals(), __all__)

@@ -34,6 +34,7 @@ __all__ = [
     "Pow",
     "ReLU",
     "RealDiv",
+    "Reciprocal",
     "ReluGrad",
     "Sigmoid",
     "Sign",
@@ -299,6 +300,13 @@ class Sqrt(_Unary):
         return (F.div(dout, F.mul(out, 2.0)),)
 
 
+class Reciprocal(_Unary):
+    """1 / x (``P.Reciprocal``).  d/dx = -dout * out * out.  Integers give float32, as in MindSpore 2.10."""
+    def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
+    def compute(self, x): return np.reciprocal(x if x.dtype.kind == "f" else x.astype(np.float32))
+    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.mul(out, out))),)
+
+
 class Square(_Unary):
     """x * x.  d/dx = 2 * x * dout."""
     def compute(self, x): return np.square(x)
@@ -424,6 +432,7 @@ sqrt = Sqrt()
 sin = Sin()
 cos = Cos()
 square = Square()
+reciprocal = Reciprocal()
 abs = Abs()
 sign = Sign()
 floor = Floor()
@@ -450,6 +459,6 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
 
 __all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum",
             "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
-            "logical_or", "logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square",
+            "logical_or", "logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal",
             "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "clip_by_value"]
 F.register(globals(), __all__)

@@ -112,5 +112,13 @@ def bmm(input_x, mat2):
     return instance(BatchMatMul)(input_x, mat2)
 
 
-__all__ += ["matmul", "batch_matmul", "bmm"]
+def mm(input, mat2):  # noqa: A002 - MindSpore's name
+    """input @ mat2 for two 2-D tensors (``ops.mm``); other ranks are refused, as MindSpore 2.10 does."""
+    if len(input.shape) != 2 or len(mat2.shape) != 2:
+        raise ValueError(f"ops.mm: MatMul inputs should have the same dimension size and equal to 2, got shapes "
+                         f"{tuple(input.shape)} and {tuple(mat2.shape)}")
+    return instance(MatMul)(input, mat2)
+
+
+__all__ += ["matmul", "batch_matmul", "bmm", "mm"]
 F.register(globals(), __all__)

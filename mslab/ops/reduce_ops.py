@@ -332,6 +332,11 @@ def prod(input, dim=None, keepdim=False, dtype=None):  # noqa: A002 - MindSpore'
     return reduce_prod(input, _dim(dim), keepdim)
 
 
+def mean(x, axis=None, keep_dims=False):
+    """Mean over ``axis`` (every axis for None), as ``ops.mean``: ReduceMean under MindSpore 2.10's name."""
+    return reduce_mean(x, _dim(axis), keep_dims)
+
+
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002 - MindSpore's names
     """(values, indices Int64) of the largest elements along ``axis`` (``ops.max``).
 
@@ -348,5 +353,5 @@ def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa:
 
 
 __all__ += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any", "argmax", "argmin",
-            "reduce_prod", "sum", "prod", "max"]
+            "reduce_prod", "sum", "prod", "mean", "max"]
 F.register(globals(), __all__)

@@ -20,6 +20,7 @@ from mslab.nn.layer.conv import Conv1d, Conv2d
 from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import LayerNorm
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d
+from mslab.nn.layer.padding import Pad
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool2d
 from mslab.nn.layer.rnn import LSTM
 
@@ -27,4 +28,4 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
-           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM"]
+           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad"]
