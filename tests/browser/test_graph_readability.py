@@ -11,26 +11,11 @@ MLP's training step and a TapeView, then measures what a learner sees:
 
 Screenshots go to artifacts/browser/readable_*.png. Skipped, with the reason, only when no Chromium is installed.
 """
-import os
-import secrets
 import statistics
-import subprocess
-import sys
 
 import nbformat
 import pytest
-from test_lab_step_through import (
-    ALL_CELLS_RAN,
-    ANY_CELL_STARTED,
-    CHROMIUM_FLAGS,
-    ROOT,
-    find_chromium,
-    free_port,
-    lab_config,
-    menu_command,
-    stop_server,
-    wait_for_server,
-)
+from test_lab_step_through import ROOT, lab_browser, run_all
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "artifacts" / "browser"
@@ -115,61 +100,20 @@ def _median_ms(page, index, actions, change):
 
 
 def test_graph_views_open_readable_and_answer_fast(tmp_path):
-    chromium = find_chromium()
-    if chromium is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium). Set MSLAB_CHROMIUM to use another.")
-    from playwright.sync_api import sync_playwright
-
     lessons = tmp_path / "lessons"
     lessons.mkdir()
     _notebook(lessons / NOTEBOOK)
-    env = lab_config(tmp_path / "jupyter")
-    env["PYTHONPATH"] = str(ROOT)
-    port, token = free_port(), secrets.token_hex(16)
-    base = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-           f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={lessons}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        cmd.append("--allow-root")
-    log_path = tmp_path / "jupyterlab.log"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=lessons, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    try:
-        wait_for_server(proc, f"{base}/api/status?token={token}", log_path)
-        with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                str(tmp_path / "chromium-profile"), executable_path=chromium, headless=True,
-                args=CHROMIUM_FLAGS, viewport={"width": 1400, "height": 1000})
-            page = context.pages[0] if context.pages else context.new_page()
-            try:
-                _run(page, base, token)
-            except Exception:
-                page.screenshot(path=str(SHOTS / "readable_failure.png"))
-                raise
-            finally:
-                context.close()
-    finally:
-        stop_server(proc, base, token)
+    with lab_browser(tmp_path, lessons, SHOTS / "readable_failure.png", env={"PYTHONPATH": str(ROOT)}) as (
+            page, base, token):
+        _run(page, base, token)
 
 
 def _run(page, base, token):
-    page.set_default_timeout(60_000)
     page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
-    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
-    for attempt in range(3):
-        menu_command(page, "Run", "runmenu:run-all")
-        try:
-            page.wait_for_function(ANY_CELL_STARTED, timeout=15_000)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
-    page.wait_for_function(ALL_CELLS_RAN, timeout=180_000)
+    run_all(page)
     page.wait_for_function("() => document.querySelectorAll('.mslab-stage svg').length >= 4", timeout=60_000)
     page.wait_for_timeout(800)  # the first picture is fitted one animation frame after it is drawn
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",

@@ -165,38 +165,28 @@ def widget_state(page):
 
 
 @contextlib.contextmanager
-def lesson_page(tmp_path, lesson, failure=None):
-    """A JupyterLab page with ``lesson`` open (a fresh copy: no outputs), after Run All has run every cell
-    without a traceback. On an error the page is saved as ``failure`` (artifacts/browser/failure_<nn>.png)."""
+def lab_browser(tmp_path, root_dir, failure, env=None):
+    """JupyterLab serving ``root_dir`` (its own port, token, settings and Chromium profile under ``tmp_path``)
+    and a headless Chromium page on it: yields ``(page, base_url, token)``. On an error the page is saved as
+    ``failure``. Skips, with the reason, when no Chromium is installed."""
     chromium = find_chromium()
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium). Set MSLAB_CHROMIUM to use another.")
-    import nbformat
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
-    lessons = tmp_path / "lessons"
-    shutil.copytree(ROOT / "notebooks", lessons, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    nb = nbformat.read(lessons / lesson, as_version=4)
-    for cell in nb.cells:  # a fresh lesson: no stored outputs, prompts empty until the cells run
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    nb.metadata.pop("widgets", None)
-    nbformat.write(nb, lessons / lesson)
-    env = lab_config(tmp_path / "jupyter")
+    env = {**lab_config(tmp_path / "jupyter"), **(env or {})}
     port, token = free_port(), secrets.token_hex(16)
     base = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={lessons}"]
+           f"--ServerApp.root_dir={root_dir}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     log_path = tmp_path / "jupyterlab.log"
-    failure = failure or SCREENSHOT.with_name(f"failure_{lesson.split('_')[0]}.png")
     failure.parent.mkdir(parents=True, exist_ok=True)
     failure.unlink(missing_ok=True)
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=lessons, env=env, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, cwd=root_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_for_server(proc, f"{base}/api/status?token={token}", log_path)
@@ -207,37 +197,66 @@ def lesson_page(tmp_path, lesson, failure=None):
             page = context.pages[0] if context.pages else context.new_page()
             try:
                 page.set_default_timeout(60_000)
-                page.on("console", lambda m: m.type in ("error", "warning") and print("console:", m.type, m.text))
-                page.goto(f"{base}/lab/tree/{lesson}?token={token}")
-                page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
-                # The copy has no stored outputs, so every prompt is empty until its cell has run.
-                page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
-                page.wait_for_function(ALL_PROMPTS_EMPTY, timeout=30_000)
-                page.locator(".jp-NotebookPanel .jp-Cell").first.click()
-                for attempt in range(3):
-                    menu_command(page, "Run", "runmenu:run-all")
-                    try:
-                        page.wait_for_function(ANY_CELL_STARTED, timeout=15_000)
-                        break
-                    except PlaywrightTimeout:
-                        if attempt == 2:
-                            raise
-                page.wait_for_function(ALL_CELLS_RAN, timeout=180_000)
-                errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
-                                      has_text="Traceback")
-                assert errors.count() == 0, errors.first.inner_text()
-                yield page
+                yield page, base, token
             except Exception:
                 page.screenshot(path=str(failure))  # what the browser showed
-                print("prompts and outputs:", page.evaluate("""() => [...document.querySelectorAll('.jp-CodeCell')]
-                    .map(c => (c.querySelector('.jp-InputArea-prompt') || {}).textContent + ' '
-                         + [...c.querySelectorAll('.jp-OutputArea-output')].map(o => o.getAttribute('data-mime-type')
-                           + ':' + o.innerText.slice(0, 200)).join(' | '))"""))
                 raise
             finally:
                 context.close()
     finally:
         stop_server(proc, base, token)
+
+
+def run_all(page):
+    """Run every cell from the Run menu and wait until all have run (a missed menu click is retried)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()
+    for attempt in range(3):
+        menu_command(page, "Run", "runmenu:run-all")
+        try:
+            page.wait_for_function(ANY_CELL_STARTED, timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+    page.wait_for_function(ALL_CELLS_RAN, timeout=180_000)
+
+
+@contextlib.contextmanager
+def lesson_page(tmp_path, lesson, failure=None):
+    """A JupyterLab page with ``lesson`` open (a fresh copy: no outputs), after Run All has run every cell
+    without a traceback. On an error the page is saved as ``failure`` (artifacts/browser/failure_<nn>.png)."""
+    import nbformat
+
+    lessons = tmp_path / "lessons"
+    shutil.copytree(ROOT / "notebooks", lessons, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    nb = nbformat.read(lessons / lesson, as_version=4)
+    for cell in nb.cells:  # a fresh lesson: no stored outputs, prompts empty until the cells run
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, lessons / lesson)
+    failure = failure or SCREENSHOT.with_name(f"failure_{lesson.split('_')[0]}.png")
+    with lab_browser(tmp_path, lessons, failure) as (page, base, token):
+        try:
+            page.on("console", lambda m: m.type in ("error", "warning") and print("console:", m.type, m.text))
+            page.goto(f"{base}/lab/tree/{lesson}?token={token}")
+            page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
+            # The copy has no stored outputs, so every prompt is empty until its cell has run.
+            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+            page.wait_for_function(ALL_PROMPTS_EMPTY, timeout=30_000)
+            run_all(page)
+            errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+                                  has_text="Traceback")
+            assert errors.count() == 0, errors.first.inner_text()
+            yield page
+        except Exception:
+            print("prompts and outputs:", page.evaluate("""() => [...document.querySelectorAll('.jp-CodeCell')]
+                .map(c => (c.querySelector('.jp-InputArea-prompt') || {}).textContent + ' '
+                     + [...c.querySelectorAll('.jp-OutputArea-output')].map(o => o.getAttribute('data-mime-type')
+                       + ':' + o.innerText.slice(0, 200)).join(' | '))"""))
+            raise
 
 
 def test_lab_runs_lesson_04_and_step_through_advances(tmp_path):
