@@ -8,7 +8,7 @@ from mslab import nn, ops
 from mslab.common.initializer import Normal
 from mslab.common.tensor import Tensor
 from mslab.ops import conv_kernels as K
-from mslab.ops.math_ops import keep_where
+from mslab.ops.unary_ops import keep_where
 from mslab.runtime.executor import Executor
 
 

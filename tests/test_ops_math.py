@@ -11,7 +11,7 @@ from mslab import ops
 from mslab.common.tensor import Tensor
 from mslab.errors import OpError
 from mslab.ops import functional as F
-from mslab.ops import math_ops, matmul_ops
+from mslab.ops import math_ops, matmul_ops, unary_ops
 from mslab.testing import check_grad, check_modes
 
 SETTINGS = settings(max_examples=15, deadline=None)
@@ -314,5 +314,5 @@ def test_graph_mode_errors_appear_at_trace_time():
 def test_every_math_primitive_is_tested():
     covered = set(BINARY) | set(COMPARE) | set(UNARY) | set(UNARY_NO_GRAD) | {
         "LogicalAnd", "LogicalOr", "LogicalNot", "ReluGrad", "MatMul", "BatchMatMul", "Div"}
-    primitives = {n for m in (math_ops, matmul_ops) for n in m.__all__ if n[0].isupper()}
+    primitives = {n for m in (math_ops, matmul_ops, unary_ops) for n in m.__all__ if n[0].isupper()}
     assert primitives <= covered, primitives - covered

@@ -34,7 +34,7 @@ from mslab.core import state
 from mslab.core.tensor import Tensor
 from mslab.ir.evaluate import run_graph
 from mslab.ir.graph import Value
-from mslab.ops import math_ops, shape_ops
+from mslab.ops import math_ops, shape_ops, unary_ops
 from mslab.ops.primitive import Primitive
 
 __all__ = ["If", "While", "WhileGrad", "TupleGetItem", "if_", "while_", "and_", "or_", "not_", "ifexp", "load",
@@ -336,7 +336,7 @@ def or_(*thunks):
 
 def not_(x):
     """``not x``: a logical_not for a tensor being traced."""
-    return math_ops.logical_not(_as_bool(x)) if is_symbolic(x) else not x
+    return unary_ops.logical_not(_as_bool(x)) if is_symbolic(x) else not x
 
 
 def ifexp(cond, then_thunk, else_thunk):

@@ -1,4 +1,5 @@
-"""Elementwise arithmetic and math: compute, infer and bprop side by side (MatMul is in matmul_ops).
+"""Binary elementwise arithmetic, comparisons and logic: compute, infer and bprop side by side (unary math:
+unary_ops; MatMul: matmul_ops).
 
 Binary ops broadcast like numpy; their bprop sums each gradient back to its input's shape
 (``sum_to``), because an input that was broadcast was, in effect, used several times.
@@ -6,43 +7,27 @@ Binary ops broadcast like numpy; their bprop sums each gradient back to its inpu
 import numpy as np
 
 from mslab.core.op_registry import F
-from mslab.ops.primitive import Primitive, broadcast_shape, check_float, sum_to
+from mslab.ops.primitive import Primitive, broadcast_shape, sum_to
 
 __all__ = [
-    "Abs",
     "Add",
-    "Cos",
     "Div",
     "Equal",
-    "Exp",
-    "Floor",
     "FloorDiv",
     "FloorMod",
     "Greater",
     "GreaterEqual",
     "Less",
     "LessEqual",
-    "Log",
     "LogicalAnd",
-    "LogicalNot",
     "LogicalOr",
     "Maximum",
     "Minimum",
     "Mul",
-    "Neg",
     "NotEqual",
     "Pow",
-    "ReLU",
     "RealDiv",
-    "Reciprocal",
-    "ReluGrad",
-    "Sigmoid",
-    "Sign",
-    "Sin",
-    "Sqrt",
-    "Square",
     "Sub",
-    "Tanh",
 ]
 
 
@@ -239,173 +224,6 @@ class LogicalOr(_Compare):
     def compute(self, x, y): return np.logical_or(x, y)
 
 
-# ---- unary ----------------------------------------------------------------------------------
-class _Unary(Primitive):
-    n_tensors = 1
-    floats_only = False
-
-    def infer(self, x):
-        if self.floats_only:
-            check_float(self, x)
-        return x.shape, x.dtype
-
-
-class Neg(_Unary):
-    """-x.  d/dx = -dout."""
-    def compute(self, x): return np.negative(x)
-    def bprop(self, x, out, dout, needs): return (F.neg(dout),)
-
-
-class LogicalNot(_Unary):
-    """not x (booleans)."""
-    differentiable = False
-    def infer(self, x): return x.shape, np.dtype(np.bool_)
-    def compute(self, x): return np.logical_not(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
-
-
-class Exp(_Unary):
-    """e**x.  d/dx = dout * out."""
-    floats_only = True
-    def compute(self, x): return np.exp(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, out),)
-
-
-class Log(_Unary):
-    """ln x.  d/dx = dout / x."""
-    floats_only = True
-    def compute(self, x): return np.log(x)
-    def bprop(self, x, out, dout, needs): return (F.div(dout, x),)
-
-
-class Sin(_Unary):
-    """sin x.  d/dx = dout * cos x."""
-    floats_only = True
-    def compute(self, x): return np.sin(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.cos(x)),)
-
-
-class Cos(_Unary):
-    """cos x.  d/dx = -dout * sin x."""
-    floats_only = True
-    def compute(self, x): return np.cos(x)
-    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.sin(x))),)
-
-
-class Sqrt(_Unary):
-    """sqrt(x).  d/dx = dout / (2 * out)."""
-    floats_only = True
-    def compute(self, x): return np.sqrt(x)
-    def bprop(self, x, out, dout, needs):
-        return (F.div(dout, F.mul(out, 2.0)),)
-
-
-class Reciprocal(_Unary):
-    """1 / x (``P.Reciprocal``).  d/dx = -dout * out * out.  Integers give float32, as in MindSpore 2.10."""
-    def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
-    def compute(self, x): return np.reciprocal(x if x.dtype.kind == "f" else x.astype(np.float32))
-    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.mul(out, out))),)
-
-
-class Square(_Unary):
-    """x * x.  d/dx = 2 * x * dout."""
-    def compute(self, x): return np.square(x)
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(x, 2.0)),)
-
-
-class Abs(_Unary):
-    """|x|.  d/dx = sign(x) * dout (0 at 0)."""
-    def compute(self, x): return np.abs(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.sign(x)),)
-
-
-class Sign(_Unary):
-    """sign(x) in {-1, 0, 1}; zero gradient."""
-    differentiable = False
-    def compute(self, x): return np.sign(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
-
-
-class Floor(_Unary):
-    """floor(x); zero gradient."""
-    differentiable = False
-    floats_only = True
-    def compute(self, x): return np.floor(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
-
-
-class Tanh(_Unary):
-    """tanh(x).  d/dx = dout * (1 - out**2)."""
-    floats_only = True
-    def compute(self, x): return np.tanh(x)
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.sub(1.0, F.square(out))),)
-
-
-class Sigmoid(_Unary):
-    """1 / (1 + e**-x).  d/dx = dout * out * (1 - out)."""
-    floats_only = True
-
-    def compute(self, x):
-        # Split by sign so that neither branch overflows.
-        out = np.empty_like(x)
-        pos = x >= 0
-        out[pos] = 1.0 / (1.0 + np.exp(-x[pos]))
-        ex = np.exp(x[~pos])
-        out[~pos] = ex / (1.0 + ex)
-        return out
-
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(out, F.sub(1.0, out))),)
-
-
-class ReLU(_Unary):
-    """max(x, 0).  d/dx = dout where out > 0, else 0 (``mindspore.ops.ReLU``)."""
-
-    def compute(self, x):
-        return np.maximum(x, 0).astype(x.dtype, copy=False)
-
-    def bprop(self, x, out, dout, needs):
-        return (F.relu_grad(dout, out),)
-
-
-class ReluGrad(Primitive):
-    """dout where out > 0 else 0: ReLU's backward kernel (a node of its own, as in MindSpore)."""
-
-    n_tensors = 2
-
-    def infer(self, dout, out):
-        return dout.shape, dout.dtype
-
-    def compute(self, dout, out):
-        return keep_where(out > 0, dout)
-
-    def bprop(self, dout, out, o, d, needs):
-        return F.relu_grad(d, out), F.zeros_like(out)
-
-
-_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def keep_where(mask, x):
-    """``np.where(mask, x, 0)``, bit for bit, without branching per element.
-
-    ReLU masks are close to random, and ``np.where`` mispredicts a branch on about half the elements
-    (measured 9x slower than this on a (32, 6, 28, 28) float32 batch). Here the mask becomes all-ones or
-    all-zeros bit patterns and is ANDed with x's bits: kept elements are x exactly (NaN, -0.0 included),
-    the others +0.
-    """
-    u = _UINT.get(x.dtype.itemsize)
-    if u is None or x.dtype.kind not in "fiu" or not x.ndim or mask.shape != x.shape:
-        return np.where(mask, x, np.zeros((), x.dtype))
-    bits = mask.astype(u)
-    np.negative(bits, out=bits)  # True -> 0xFF..FF, False -> 0
-    if not x.flags.c_contiguous:
-        x = np.ascontiguousarray(x)
-    return np.bitwise_and(x.view(u), bits, out=bits).view(x.dtype)
-
-
 # ---- functional forms: ``ops.add(x, y)`` is one shared Add instance ----------------------------------
 add = Add()
 sub = Sub()
@@ -424,22 +242,6 @@ greater = Greater()
 greater_equal = GreaterEqual()
 logical_and = LogicalAnd()
 logical_or = LogicalOr()
-logical_not = LogicalNot()
-neg = negative = Neg()
-exp = Exp()
-log = Log()
-sqrt = Sqrt()
-sin = Sin()
-cos = Cos()
-square = Square()
-reciprocal = Reciprocal()
-abs = Abs()
-sign = Sign()
-floor = Floor()
-tanh = Tanh()
-sigmoid = Sigmoid()
-relu = ReLU()
-relu_grad = ReluGrad()
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
@@ -457,8 +259,7 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     return out
 
 
-__all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum",
-            "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
-            "logical_or", "logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal",
-            "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "clip_by_value"]
+__all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum", "equal",
+            "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
+            "clip_by_value"]
 F.register(globals(), __all__)

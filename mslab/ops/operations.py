@@ -14,5 +14,6 @@ from mslab.ops.reduce_ops import *
 from mslab.ops.shape_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
+from mslab.ops.unary_ops import *
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
