@@ -57,3 +57,10 @@ def test_the_graph_shows_one_node_for_the_cell():
     graph = ms.trace(ms.grad(Net()), X)
     names = [n.prim.name for n in graph.nodes]
     assert "Net.bprop" in names and "Mul" in names  # the forward node, and dout * 100 from its rule
+
+
+def test_a_subclass_keeps_its_parents_bprop():
+    class Scaled(Net):
+        pass
+
+    assert ms.grad(Scaled())(X).asnumpy().tolist() == [100, 100]

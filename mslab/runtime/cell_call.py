@@ -90,7 +90,7 @@ def call_cell(cell, args, kwargs):
     primitive[Shape], the input argument must be Tensor, but got <class 'list'>``), and Cells nested
     deeper than Python's recursion limit raise a CellNestingError.
     """
-    if type(cell).__dict__.get("bprop") is not None and not kwargs and (state.tracer is not None or state.tapes):
+    if getattr(type(cell), "bprop", None) is not None and not kwargs and (state.tracer is not None or state.tapes):
         # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
         return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
     if state.tracer is not None:
