@@ -2,11 +2,16 @@
 
 * ``stepthrough(which, mode)``: seconds to create a ``TrainStepSession`` on a fresh training Cell (GRAPH
   mode compiles it) and the slowest ``next_stage`` advance through one step, measured from Python (no
-  browser, no widget): the engine's share of what the step-through view shows.
+  browser, no widget): the engine's share of what the step-through view shows. A session keeps every value
+  of the step it shows (about 160 MB on the CNN), and the graph it holds is full of reference cycles: the
+  previous repeat's session is dropped and collected before the next one is timed, as a learner who makes one
+  session has no other in memory (left waiting for the cycle collector, it made the next session's fresh
+  memory fault in page by page: 0.38 s instead of 0.15 s on the CNN, PYNATIVE).
 * ``peak_memory(framework, mode)``: 100 LeNet5 steps at batch 128 in a fresh interpreter; returns the
   tracemalloc peak (numpy's buffers are traced; PyTorch's are not, so its figure is RSS only) and the
   growth of the process's peak resident set (VmHWM) over what it held before the first step.
 """
+import gc
 import json
 import os
 import subprocess
@@ -37,6 +42,8 @@ def stepthrough(which, mode, repeats=3):
     creates, slowest = [], []
     try:
         for _ in range(repeats):
+            s = None
+            gc.collect()
             train, inputs = _train_cell(which)
             t0 = time.perf_counter()
             s = TrainStepSession(train, *inputs, mode=mode_id)

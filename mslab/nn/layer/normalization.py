@@ -5,7 +5,8 @@ variance, and the moving statistics are updated in place:
 
     moving = momentum * moving + (1 - momentum) * batch_statistic
 
-with ``ops.assign`` (a side effect kept in GRAPH mode too). As in MindSpore, the moving variance takes
+by one ``BatchNorm`` primitive (``mslab.ops.batch_norm_ops``; a side effect kept in GRAPH mode too), as
+MindSpore runs one BatchNorm kernel. As in MindSpore, the moving variance takes
 the *unbiased* batch variance (times N / (N - 1), N values per channel), and the parameters are created
 moving statistics first: ``moving_mean, moving_variance, gamma, beta`` (named ``mean`` and ``variance``
 until a parent Cell names them by attribute path). In eval the moving statistics are used.
@@ -13,6 +14,7 @@ Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
+from mslab.ops.batch_norm_ops import BatchNorm
 from mslab.ops import functional as F
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
@@ -46,38 +48,21 @@ class _BatchNorm(Cell):
                                          requires_grad=False)
         self.gamma = Parameter(initializer(gamma_init, num_features, **kw), name="gamma", requires_grad=affine)
         self.beta = Parameter(initializer(beta_init, num_features, **kw), name="beta", requires_grad=affine)
+        self._train_norm = BatchNorm(epsilon=eps, momentum=momentum)
 
     def construct(self, x):
         shape = tuple(x.shape)
         if len(shape) not in self._ranks or shape[1] != self.num_features:
             raise ValueError(f"{type(self).__name__}: input must have rank {' or '.join(map(str, self._ranks))} "
                              f"with {self.num_features} channels in axis 1, got shape {shape}")
-        axes = (0,) + tuple(range(2, len(shape)))
         stat_shape = (1, self.num_features) + (1,) * (len(shape) - 2)
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        if use_batch:
-            mean = F.reduce_mean(x, axes, True)
-            centered = F.sub(x, mean)
-            var = F.reduce_mean(F.square(centered), axes, True)
-            y = F.div(centered, F.sqrt(F.add(var, self.eps)))
-        else:
-            mean = F.reshape(self.moving_mean, stat_shape)
-            var = F.reshape(self.moving_variance, stat_shape)
-            y = F.div(F.sub(x, mean), F.sqrt(F.add(var, self.eps)))
-        y = F.add(F.mul(y, F.reshape(self.gamma, stat_shape)), F.reshape(self.beta, stat_shape))
-        if use_batch:
-            m = self.momentum
-            # Assign has no gradient, so the update adds nothing to the backward pass
-            batch_mean = F.reshape(mean, (self.num_features,))
-            n = x.size // self.num_features  # values per channel
-            batch_var = F.reshape(var, (self.num_features,))
-            # the unbiased estimate feeds the moving variance; with one value per channel it is 0/0, and
-            # MindSpore's moving variance becomes nan (observed on 2.10 CPU), so it does here too
-            batch_var = F.mul(batch_var, n / (n - 1) if n > 1 else float("nan"))
-            new_mean = F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1.0 - m))
-            new_var = F.add(F.mul(self.moving_variance, m), F.mul(batch_var, 1.0 - m))
-            y = F.depend(y, (F.assign(self.moving_mean, new_mean), F.assign(self.moving_variance, new_var)))
-        return y
+        if use_batch:  # one fused kernel, as MindSpore's BatchNorm: statistics, output and the moving update
+            return self._train_norm(x, self.gamma, self.beta, self.moving_mean, self.moving_variance)
+        mean = F.reshape(self.moving_mean, stat_shape)
+        var = F.reshape(self.moving_variance, stat_shape)
+        y = F.div(F.sub(x, mean), F.sqrt(F.add(var, self.eps)))
+        return F.add(F.mul(y, F.reshape(self.gamma, stat_shape)), F.reshape(self.beta, stat_shape))
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma!r}, "
