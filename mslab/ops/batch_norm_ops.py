@@ -131,7 +131,8 @@ class BatchNormGrad(Primitive):
         _, centered, _, var, m = batch_statistics(x)
         inv = _inv_std(var, self.epsilon)
         d3 = _rows(dout)
-        k = inv * scale.astype(dt, copy=False)  # dx = k * (dout - dbias / m) - k * inv^2 * (dout . centered) / m * centered
+        # dx = k * (dout - dbias / m) - k * inv^2 * (dout . centered) / m * centered, with k = scale * inv
+        k = inv * scale.astype(dt, copy=False)
         dbias, dot = _channel_sum(d3), _channel_dot(d3, centered)
         dx = np.multiply(d3, k[:, None])
         centered *= (-k * inv * inv * dot / dt.type(m))[:, None]
@@ -141,7 +142,7 @@ class BatchNormGrad(Primitive):
 
 
 class BatchNormScaleGrad(Primitive):
-    """``BatchNormScaleGrad(epsilon)(dout, x) -> dscale``: sum of dout * xhat per channel (BatchNorm's scale gradient)."""
+    """``BatchNormScaleGrad(epsilon)(dout, x) -> dscale``: sum of dout * xhat per channel (the scale's gradient)."""
 
     n_tensors = 2
 

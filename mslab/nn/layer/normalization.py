@@ -14,8 +14,8 @@ Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
-from mslab.ops.batch_norm_ops import BatchNorm
 from mslab.ops import functional as F
+from mslab.ops.batch_norm_ops import BatchNorm
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
 
