@@ -13,14 +13,14 @@ is tracked alongside, so MaxPoolGrad routes each window's gradient to exactly on
 
 float16 inputs are computed in float32 and rounded back (numpy has no fast float16 matmul).
 
-The big temporaries (padded images, columns, per-window gradients) live in ``scratch`` buffers reused
-from call to call: a fresh array of many megabytes is mapped from the operating system on every call
-and each of its pages faults when first written, which cost more than the copy itself.
+Stride 1, the common case, has kernels of its own in ``conv_wide_kernels`` (contiguous "wide" columns,
+built a few images at a time); the ones here serve every other stride.
 """
-import threading
-
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
+
+from mslab.ops import conv_wide_kernels as wide
+from mslab.ops.scratch import compute_dtype
 
 
 # ---- attribute normalisation ------------------------------------------------------------------------
@@ -89,31 +89,6 @@ def window_geometry(shape, kernel, stride, dilation, pad_mode, pad):
 
 
 # ---- shared helpers ---------------------------------------------------------------------------------
-_SCRATCH = threading.local()  # per thread: kernels running at once in two threads never share a buffer
-SCRATCH_FROM = 4 << 20  # bytes: below this the allocator recycles freed blocks well enough; hold no memory for them
-
-
-def scratch(role, shape, dtype):
-    """A work array of ``shape`` for one ``role`` inside a kernel, reused by later calls (contents undefined).
-
-    One buffer per role and dtype, grown to the largest size asked for. Only for temporaries that never
-    leave the kernel (a result handed back must be a fresh array) and never two live uses of one role.
-    """
-    size = int(np.prod(shape))
-    dtype = np.dtype(dtype)
-    if size * dtype.itemsize < SCRATCH_FROM:  # the allocator recycles small blocks itself: keep no memory for them
-        return np.empty(shape, dtype)
-    bufs = _SCRATCH.__dict__
-    buf = bufs.get((role, dtype))
-    if buf is None or buf.size < size:
-        buf = bufs[role, dtype] = np.empty(size, dtype)
-    return buf[:size].reshape(shape)
-
-
-def compute_dtype(dtype):
-    return np.dtype(np.float32) if dtype == np.float16 else dtype
-
-
 def pad4(x, pads, value=0):
     """Pad the last two axes of an NCHW array by (top, bottom, left, right) with ``value``."""
     t, b, l, r = pads
@@ -144,52 +119,15 @@ def _crop(xp, pads, shape):
 
 
 # ---- convolution ------------------------------------------------------------------------------------
-# Stride 1 (the common case) uses "wide" columns: flatten each padded image to one row of Hp*Wp pixels;
-# kernel position (p, q) then reads the contiguous run starting at p*dh*Wp + q*dw, of length OH*Wp. The
-# columns so built have Wp entries per output row instead of OW: the last Wp - OW are junk (they wrap
-# into the next image row) and are dropped from the output, or multiplied by zeros in the gradients.
-# Copying kh*kw contiguous runs is faster than gathering the strided windows, and laying the columns out
-# channel-major, (C*kh*kw, N*OH*Wp), makes each convolution one plain 2-D GEMM.
-def _wide_cols(x, kernel, dilation, pads, ct):
-    """(C*kh*kw, N*OH*Wp) wide columns of x padded by ``pads`` (stride 1), and (OH, Wp)."""
-    N, C, H, W = x.shape
-    (kh, kw), (dh, dw) = kernel, dilation
-    t, b, l, r = pads
-    Hp, Wp = H + t + b, W + l + r
-    OH = Hp - dh * (kh - 1)
-    L = OH * Wp
-    xf = scratch("image", (C, N, Hp + 1, Wp), ct)  # one spare row: the last window row's junk columns read it
-    xf.fill(0)
-    xf[:, :, t:t + H, l:l + W] = x.transpose(1, 0, 2, 3)
-    xf = xf.reshape(C, N, (Hp + 1) * Wp)
-    cols = scratch("cols", (C, kh, kw, N, L), ct)
-    for p in range(kh):
-        for q in range(kw):
-            s = p * dh * Wp + q * dw
-            cols[:, p, q] = xf[:, :, s:s + L]
-    return cols.reshape(C * kh * kw, N * L), (OH, Wp)
-
-
-def _widen(dout, Wp, ct):
-    """dout (N, O, OH, OW) as (O, N*OH*Wp): channel-major, zero columns appended up to width Wp."""
-    N, O, OH, OW = dout.shape
-    d = scratch("dout", (O, N, OH, Wp), ct)
-    d[..., OW:] = 0
-    d[..., :OW] = dout.transpose(1, 0, 2, 3)
-    return d.reshape(O, N * OH * Wp)
-
-
 def conv2d(x, w, stride, dilation, pads, out_hw):
     """out[n, o] = sum_{c, p, q} w[o, c, p, q] * xpad[n, c, i*sh + p*dh, j*sw + q*dw]."""
+    if stride == (1, 1):
+        return wide.conv2d(x, w, dilation, pads, out_hw)
     dt, ct = x.dtype, compute_dtype(x.dtype)
     N, C = x.shape[:2]
     O, _, kh, kw = w.shape
     OH, OW = out_hw
     w2 = w.astype(ct, copy=False).reshape(O, C * kh * kw)
-    if stride == (1, 1):
-        cols, (_, Wp) = _wide_cols(x, (kh, kw), dilation, pads, ct)
-        out = np.matmul(w2, cols, out=scratch("out", (O, cols.shape[1]), ct)).reshape(O, N, OH, Wp)[..., :OW]
-        return np.array(out.transpose(1, 0, 2, 3), dtype=dt, order="C")  # a copy: out is scratch
     xp = pad4(x.astype(ct, copy=False), pads)
     cols = windows(xp, (kh, kw), stride, dilation, out_hw).reshape(N, C * kh * kw, OH * OW)  # im2col (a copy)
     return np.matmul(w2, cols).reshape(N, O, OH, OW).astype(dt, copy=False)  # one batched matmul
@@ -197,14 +135,13 @@ def conv2d(x, w, stride, dilation, pads, out_hw):
 
 def conv2d_filter_grad(dout, x, w_shape, stride, dilation, pads):
     """dW[o, c, p, q] = sum_{n, i, j} dout[n, o, i, j] * xpad[n, c, i*sh + p*dh, j*sw + q*dw]."""
+    if stride == (1, 1):
+        return wide.conv2d_filter_grad(dout, x, w_shape, dilation, pads)
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     O, C, kh, kw = w_shape
     N, _, OH, OW = dout.shape
     # The product is taken as cols @ dout^T, giving dW transposed: OpenBLAS runs this orientation of the
     # long inner dimension (every pixel of the batch) up to twice as fast as dout @ cols^T.
-    if stride == (1, 1):
-        cols, (_, Wp) = _wide_cols(x, (kh, kw), dilation, pads, ct)
-        return np.matmul(cols, _widen(dout, Wp, ct).T).T.reshape(O, C, kh, kw).astype(dt, copy=False)
     xp = pad4(x.astype(ct, copy=False), pads)
     cols = windows(xp, (kh, kw), stride, dilation, (OH, OW)).transpose(1, 2, 3, 0, 4, 5).reshape(C * kh * kw, -1)
     d2 = dout.astype(ct, copy=False).transpose(1, 0, 2, 3).reshape(O, N * OH * OW)
@@ -213,26 +150,13 @@ def conv2d_filter_grad(dout, x, w_shape, stride, dilation, pads):
 
 def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
     """dX: each window's gradient (W^T @ dout) added back where the window read (col2im)."""
+    if stride == (1, 1):
+        return wide.conv2d_input_grad(dout, w, x_shape, dilation, pads)
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     N, C, H, W = x_shape
     O, _, kh, kw = w.shape
     OH, OW = dout.shape[2:]
-    (dh, dw), t, l = dilation, pads[0], pads[2]
     Hp, Wp = H + pads[0] + pads[1], W + pads[2] + pads[3]
-    if stride == (1, 1):  # wide columns again: each kernel position adds one contiguous run per image
-        L = OH * Wp
-        # Rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab.
-        wt = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
-        dcols = np.matmul(wt, _widen(dout, Wp, ct), out=scratch("cols", (kh * kw * C, N * L), ct))
-        dcols = dcols.reshape(kh, kw, C, N, L)
-        dxf = scratch("image", (C, N, (Hp + 1) * Wp), ct)
-        dxf.fill(0)
-        for p in range(kh):
-            for q in range(kw):
-                s = p * dh * Wp + q * dw
-                dxf[:, :, s:s + L] += dcols[p, q]
-        dx = dxf[:, :, :Hp * Wp].reshape(C, N, Hp, Wp)[:, :, t:t + H, l:l + W]
-        return np.array(dx.transpose(1, 0, 2, 3), dtype=dt, order="C")  # a copy: dx is scratch
     w2 = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
     d2 = dout.astype(ct, copy=False).transpose(1, 0, 2, 3).reshape(O, N * OH * OW)
     dcols = np.matmul(w2, d2).reshape(kh, kw, C, N, OH, OW)
