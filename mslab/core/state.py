@@ -3,7 +3,18 @@
 ``tracer``: the GRAPH-mode tracer building a graph right now (primitives become nodes), or None.
 ``tapes``: PYNATIVE tapes recording executed primitives (innermost last).
 ``cells``: the Cells whose ``construct`` is running, outermost first (for scopes and error messages).
+``journals``: open write journals (an all-or-nothing training step): each keeps the old contents of every
+array written in place while it is open, so that a step that fails part-way can put them back.
 """
 tracer = None
 tapes = []
 cells = []
+journals = []
+
+
+def before_write(array):
+    """Call just before writing into ``array`` in place (Assign, BatchNorm's moving statistics): an open journal
+    keeps a copy of its old contents. Only what a step actually writes is copied, once per step."""
+    for journal in journals:
+        if id(array) not in journal:
+            journal[id(array)] = (array, array.copy())

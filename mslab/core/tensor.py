@@ -8,6 +8,7 @@ graph-mode rule a learner meets: the graph is built before any data flows throug
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
 from mslab.core.op_registry import F  # the ops Tensor's operators call (x + y -> F.add(x, y)), filled by mslab.ops
@@ -247,6 +248,7 @@ class Tensor:
 
     def __setitem__(self, index, value):
         arr = self._numbers("tensor[...] = value (in-place assignment)")
+        state.before_write(arr)
         arr[index] = value.asnumpy() if isinstance(value, Tensor) else value
 
     # ---- methods (MindSpore's Tensor methods, each a functional op) ---------------------------

@@ -25,6 +25,7 @@ sums are BLAS dot products over each image's contiguous channel rows, so they ro
 """
 import numpy as np
 
+from mslab.core import state
 from mslab.core.op_registry import F
 from mslab.ops.primitive import Primitive, check_float
 
@@ -102,6 +103,7 @@ class BatchNorm(Primitive):
         for moving, batch in ((moving_mean, mean), (moving_variance, unbiased)):
             md = moving.dtype
             new = np.add(np.multiply(moving, md.type(m)), np.multiply(batch.astype(md, copy=False), md.type(1.0 - m)))
+            state.before_write(moving)
             np.copyto(moving, new, casting="unsafe")
         return y.reshape(x.shape)
 

@@ -65,27 +65,26 @@ def clone_state(params, prefix, init="zeros"):
     return out
 
 
-_guarded = []  # the all_or_nothing blocks running now (an inner one inside a guarded step copies nothing)
-
-
 @contextlib.contextmanager
-def all_or_nothing(params):
-    """Run the block; if it raises (even KeyboardInterrupt), write ``params`` back as they were before it.
+def all_or_nothing():
+    """Run the block; if it raises (even KeyboardInterrupt), write every array it wrote in place back as it was.
 
-    ``params`` may be a generator: inside a step that is already guarded it is never walked."""
-    if _guarded:  # a whole training step is already guarded (TrainOneStepCell): its snapshot covers this
+    The writes themselves keep the old contents (``core.state.before_write``, called by Assign and BatchNorm), so
+    a step copies only what it changes, when it changes it. Inside a guarded step an inner block adds nothing.
+    """
+    if state.journals:  # a whole training step is already guarded (TrainOneStepCell): its journal covers this
         yield
         return
-    saved = [(p, p.asnumpy()) for p in params]  # asnumpy copies
-    _guarded.append(True)
+    journal = {}
+    state.journals.append(journal)
     try:
         yield
     except BaseException:
-        for p, arr in saved:
-            np.copyto(p._data, arr)  # in place: compiled graphs hold the Parameter's array
+        for array, old in journal.values():
+            np.copyto(array, old)  # in place: compiled graphs hold the Parameter's array
         raise
     finally:
-        _guarded.pop()
+        state.journals.pop()
 
 
 def check_unique(owner, params, grouped):
@@ -292,7 +291,7 @@ class Optimizer(Cell):
         if state.tracer is not None:  # inside a traced training step: TrainOneStepCell checks and guards
             return super().__call__(*args, **kwargs)
         self.check_can_step()
-        with all_or_nothing(self.get_parameters()):
+        with all_or_nothing():
             return super().__call__(*args, **kwargs)
 
     # ---- writing --------------------------------------------------------------------------------

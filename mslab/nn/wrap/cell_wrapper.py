@@ -132,7 +132,7 @@ class TrainOneStepCell(Cell):
         if isinstance(self.optimizer, Optimizer):
             self.optimizer.check_can_step()  # a learning-rate list that has run out raises before the step
         # a step that raises part-way (even on KeyboardInterrupt) leaves every weight as it was
-        with all_or_nothing(self.get_parameters()):
+        with all_or_nothing():
             return super().__call__(*args, **kwargs)
 
     def fill_sens(self, loss):
