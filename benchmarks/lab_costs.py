@@ -96,3 +96,42 @@ def peak_memory(framework, mode="graph"):
     if r.returncode != 0:
         raise RuntimeError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}")
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+_THREADS = r"""
+import json, sys, time
+sys.path[:0] = [{here!r}, {root!r}]
+import numpy as np
+import deep_nets
+
+entries = {{"graph": deep_nets.ms_step("mslab", "cnn", "graph")[0]}}
+if {torch!r}:
+    import torch
+    torch.set_num_threads({threads})
+    entries["torch"] = deep_nets.torch_step("cnn")
+for step in entries.values():
+    step(), step()
+samples = {{k: [] for k in entries}}
+for _ in range({repeats}):
+    for k, step in entries.items():  # the frameworks take turns
+        t0 = time.perf_counter()
+        step()
+        samples[k].append(time.perf_counter() - t0)
+print(json.dumps({{k: float(np.median(v)) for k, v in samples.items()}}))
+"""
+
+
+def blas_thread_gain(with_torch, repeats=7):
+    """How much faster the CNN's GRAPH step (and PyTorch's) runs with 2 BLAS threads than with 1: ``{name: t1 / t2}``.
+
+    Each count runs in a fresh interpreter, since OpenBLAS reads OPENBLAS_NUM_THREADS when numpy loads it
+    (an explicit count always wins over mslab's own choice)."""
+    times = {}
+    for n in (1, 2):
+        env = dict(os.environ, **{k: str(n) for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")})
+        code = _THREADS.format(here=HERE, root=ROOT, torch=with_torch, threads=n, repeats=repeats)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}")
+        times[n] = json.loads(r.stdout.strip().splitlines()[-1])
+    return {k: times[1][k] / times[2][k] for k in times[1]}

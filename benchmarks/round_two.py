@@ -42,6 +42,7 @@ def measure(frameworks, quick=False):
         res["memory"][mode] = lab_costs.peak_memory("mslab", mode)
     if "torch" in frameworks:
         res["memory"]["torch"] = lab_costs.peak_memory("torch")
+    res["threads"] = lab_costs.blas_thread_gain("torch" in frameworks, repeats=3 if quick else 7)
     return res
 
 
@@ -87,4 +88,9 @@ def rows(res, frameworks, fmt_time, fmt_ratio, verdict):
     out.append(["peak memory of 100 LeNet5 steps at batch 128 (tracemalloc peak; growth of peak RSS)",
                 mb(mem["graph"]), mb(mem["pynative"]), mb(tm, traced=False) if tm else missing, "", "", "",
                 "<= PyTorch's", verdict(ok)])
+    gain = res["threads"]
+    tg = gain.get("torch")
+    out.append(["VGG-style CNN step: gain from a second BLAS thread (1-thread time / 2-thread time)",
+                f"{gain['graph']:.2f}x", "", f"{tg:.2f}x" if tg else missing, "", "", "",
+                "GRAPH's gain >= PyTorch's", verdict(None if tg is None else gain["graph"] >= tg)])
     return out
