@@ -35,13 +35,16 @@ def test_slice_values_and_errors():
     assert values(ops.slice(x, [1, 0, 0], Tensor(np.array([1, 1, 2], np.int32)))) == [[[12.0, 13.0]]]
     assert P.Slice()(x, (1, 0, 0), (0, 1, 1)).shape == (0, 1, 1)
     # observed: past the end -> ValueError "the sum of begin_shape[0] and size_shape[0] must be no greater than
-    # input_x_shape[0]"; a negative begin or one entry short -> ValueError "For Slice, the begin is invalid."
+    # input_x_shape[0]"; a negative begin or one entry short -> ValueError "For Slice, the begin is invalid."; a size
+    # of -2 -> RuntimeError "the value in size should not be less than -1"
     with pytest.raises(ValueError, match="must be no greater than"):
         P.Slice()(x, (1, 0, 1), (2, 2, 2))
     with pytest.raises(ValueError, match="the begin is invalid"):
         P.Slice()(x, (-1, 0, 0), (1, 1, 1))
     with pytest.raises(ValueError, match="the begin is invalid"):
         P.Slice()(x, (1, 0), (1, 1))
+    with pytest.raises(RuntimeError, match="not be less than -1"):
+        P.Slice()(x, (0, 0, 0), (1, -2, 1))
 
 
 def test_slice_gradient_and_modes():
@@ -136,15 +139,16 @@ def test_strided_slice_is_the_numpy_slice(data, shape):
 def test_strided_slice_errors():
     x = Tensor(X24)
     # observed on MindSpore 2.10 CPU: a zero stride -> ValueError "input 'strides' can not contain 0."; lengths 2/3/2 ->
-    # ValueError "'begin', 'end' and 'strides' must have the same length"; more entries than axes -> ValueError
+    # ValueError "'begin', 'end' and 'strides' must have the same length"; more entries than axes -> ValueError;
+    # ellipsis_mask=3 -> ValueError "only support one ellipsis in the index, but got 3" (when called)
     with pytest.raises(ValueError, match="can not contain 0"):
         P.StridedSlice()(x, (0,), (2,), (0,))
     with pytest.raises(ValueError, match="must have the same length"):
         P.StridedSlice()(x, (0, 0), (1, 1, 1), (1, 1))
     with pytest.raises(ValueError):
         P.StridedSlice()(x, (0, 0, 0, 0), (2, 3, 4, 1), (1, 1, 1, 1))
-    with pytest.raises(ValueError, match="only one bit"):
-        P.StridedSlice(ellipsis_mask=3)
+    with pytest.raises(ValueError, match="only support one ellipsis"):
+        P.StridedSlice(ellipsis_mask=3)(x, (0, 0), (1, 1), (1, 1))
 
 
 # ---- Unstack ---------------------------------------------------------------------------------------------
@@ -152,14 +156,15 @@ def test_unstack_values_gradient_and_modes():
     x = Tensor(X24)
     # observed on MindSpore 2.10 CPU: Unstack(axis=1) gives 3 tensors of shape (2, 4), the first [[0 1 2 3] [12 13
     # 14 15]]; Unstack() 2 of (3, 4); axis=-1 4 of (2, 3); axis=3 -> ValueError "Dimension out of range (expected
-    # to be in range of [-3, 3), but got 3)"; grad of sum(2 * Unstack(axis=2)(x)[1] + Unstack(axis=2)(x)[3]) is
-    # [0 2 0 1] along the last axis everywhere
+    # to be in range of [-3, 3), but got 3)"; num is ignored (num=3 on an axis of 1 gives one tensor); grad of
+    # sum(2 * Unstack(axis=2)(x)[1] + Unstack(axis=2)(x)[3]) is [0 2 0 1] along the last axis everywhere
     parts = ops.Unstack(axis=1)(x)
     assert len(parts) == 3 and values(parts[0]) == [[0.0, 1.0, 2.0, 3.0], [12.0, 13.0, 14.0, 15.0]]
     assert [p.shape for p in ops.Unstack()(x)] == [(3, 4)] * 2
     assert [p.shape for p in ops.unstack(x, -1)] == [(2, 3)] * 4
     with pytest.raises(ValueError, match=r"range of \[-3, 3\), but got 3"):
         ops.Unstack(axis=3)(x)
+    assert len(ops.Unstack(axis=0, num=3)(Tensor(X24[:1]))) == 1
     g = ms.grad(lambda t: (ops.Unstack(axis=2)(t)[1] * 2 + ops.Unstack(axis=2)(t)[3]).sum())(x)
     np.testing.assert_array_equal(g.asnumpy(), np.broadcast_to([0.0, 2.0, 0.0, 1.0], (2, 3, 4)))
     check_grad(lambda t: ops.Unstack(axis=1)(t), X24)
@@ -319,6 +324,7 @@ PADS = [
     ((1, 0, 0, 1), "constant", 9.0, [[9, 1, 2, 3], [9, 4, 5, 7], [9, 9, 9, 9]]),
     ((1, 0), "constant", 2, [[2, 1, 2, 3], [2, 4, 5, 7]]),
     ((-1, 1), "constant", None, [[2, 3, 0], [5, 7, 0]]),
+    ((-1, 0), "reflect", None, [[2, 3], [5, 7]]),
     ((2, 1), "reflect", None, [[3, 2, 1, 2, 3, 2], [7, 5, 4, 5, 7, 5]]),
     ((2, 1), "replicate", None, [[1, 1, 1, 2, 3, 3], [4, 4, 4, 5, 7, 7]]),
 ]
@@ -342,6 +348,11 @@ def test_functional_pad_3d_inputs():
     # observed: circular (1, 1) of arange(6).reshape(1, 2, 3) -> [[[2 0 1 2 0] [5 3 4 5 3]]]
     circ = ops.pad(Tensor(np.arange(6, dtype=np.float32).reshape(1, 2, 3)), (1, 1), mode="circular")
     assert values(circ) == [[[2, 0, 1, 2, 0], [5, 3, 4, 5, 3]]]
+    # observed: circular (3, 0) -> [[[0 1 2 0 1 2] ...]]; replicate (5, 0) repeats the edge five times
+    assert values(ops.pad(Tensor(np.arange(6, dtype=np.float32).reshape(1, 2, 3)), (3, 0), mode="circular"))[0][0] == [
+        0, 1, 2, 0, 1, 2]
+    assert values(ops.pad(Tensor(np.arange(6, dtype=np.float32).reshape(1, 2, 3)), (5, 0), mode="replicate"))[0][1] == [
+        3, 3, 3, 3, 3, 3, 4, 5]
     # observed: an int32 input with value 1.5 pads with 1; reflect works on int32
     ints = ops.pad(Tensor(np.array([[1, 2], [3, 4]], np.int32)), (1, 1), value=1.5)
     assert ints.dtype == ms.int32 and values(ints) == [[1, 1, 2, 1], [1, 3, 4, 1]]

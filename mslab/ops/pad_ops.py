@@ -32,7 +32,7 @@ def _edge_parts(x, axis, before, after, mode):
         first = slice(before - 1 + skip, skip - 1 if skip else None, -1)
         last = slice(n - 1 - skip, stop if stop >= 0 else None, -1)
     elif mode == "circular":
-        if max(before, after) > n:
+        if max(before, after) > n:  # MindSpore 2.10 gives [0 0 1 2 | 0 1 2] for 4 before [0 1 2]: not a wrap-around
             raise ValueError(f"circular padding must be no greater than the dimension size: ({before}, {after}) on "
                              f"axis {axis} of size {n}")
         first, last = slice(n - before, n), slice(0, after)
@@ -45,20 +45,19 @@ def _edge_parts(x, axis, before, after, mode):
 
 
 def pad_axis(x, axis, before, after, mode="constant", value=0):
-    """x with ``before`` / ``after`` elements added on ``axis``: ``value`` (constant; a negative count cuts
-    elements off instead), a mirror without the edge (reflect: [1 2 3] -> [3 2 | 1 2 3 | 2 1]), a mirror with
-    it (symmetric: [2 1 | 1 2 3 | 3 2]), the edge repeated (replicate) or the other end (circular)."""
-    if mode == "constant":
+    """x with ``before`` / ``after`` elements added on ``axis``: ``value`` (constant), a mirror without the edge
+    (reflect: [1 2 3] -> [3 2 | 1 2 3 | 2 1]), a mirror with it (symmetric: [2 1 | 1 2 3 | 3 2]), the edge
+    repeated (replicate) or the other end (circular). A negative count cuts elements off instead, in every
+    mode (as MindSpore 2.10's ops.pad)."""
+    if before < 0 or after < 0:
         n = x.shape[axis]
-        if before < 0 or after < 0:
-            x = _along(x, axis, slice(max(-before, 0), n + min(after, 0)))
-            before, after = max(before, 0), max(after, 0)
+        x = _along(x, axis, slice(max(-before, 0), n + min(after, 0)))
+        before, after = max(before, 0), max(after, 0)
+    if mode == "constant":
         shape = tuple(x.shape)
         parts = [F.fill(x.dtype, shape[:axis] + (c,) + shape[axis + 1:], value) if c else None
                  for c in (before, after)]
     else:
-        if before < 0 or after < 0:
-            raise ValueError(f"{mode} padding cannot be negative, got ({before}, {after}) on axis {axis}")
         parts = _edge_parts(x, axis, before, after, mode)
     pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
     return F.concat(pieces, axis) if len(pieces) > 1 else x
@@ -108,8 +107,8 @@ def pad(input_x, padding, mode="constant", value=None):
     """``ops.pad(x, padding, mode='constant', value=None)``: torch-style padding from the last axis on.
 
     ``padding = (left, right, top, bottom, ...)``: the first pair pads the last axis, the next pair the one
-    before it. constant fills with ``value`` (0 when None; a negative count cuts elements off), reflect
-    mirrors without the edge, replicate repeats the edge, circular wraps around. The non-constant modes need
+    before it. constant fills with ``value`` (0 when None), reflect mirrors without the edge, replicate
+    repeats the edge, circular wraps around; a negative count cuts elements off. The non-constant modes need
     one or two leading axes before the padded ones, as MindSpore 2.10 on CPU.
     """
     if isinstance(padding, Tensor):

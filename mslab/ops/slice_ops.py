@@ -43,8 +43,10 @@ class Slice:
                              f"per axis of the input's shape {shape}")
         index = []
         for i, (b, s, n) in enumerate(zip(begin, size, shape)):
+            if s < -1:
+                raise RuntimeError(f"For Slice, the value in size should not be less than -1, but got {s}")
             stop = n if s == -1 else b + s
-            if s < -1 or stop > n:
+            if stop > n:
                 raise ValueError(f"For Slice, the sum of begin_shape[{i}] and size_shape[{i}] must be no greater than "
                                  f"input_x_shape[{i}]: begin {b} + size {s} > {n}")
             index.append(_slice_of(b, stop))
@@ -76,8 +78,6 @@ class StridedSlice:
         for name, m in masks.items():
             if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
                 raise TypeError(f"For 'StridedSlice', '{name}' must be an int >= 0, got {m!r}")
-        if bin(ellipsis_mask).count("1") > 1:
-            raise ValueError(f"For 'StridedSlice', only one bit of 'ellipsis_mask' may be set, got {ellipsis_mask}")
         self.__dict__.update({k: int(v) for k, v in masks.items()})
 
     def index(self, begin, end, strides):
@@ -89,6 +89,8 @@ class StridedSlice:
                              f"length of 'begin': {len(begin)}, 'end': {len(end)}, 'strides': {len(strides)}.")
         if 0 in strides:
             raise ValueError("For 'StridedSlice', input 'strides' can not contain 0.")
+        if bin(self.ellipsis_mask).count("1") > 1:
+            raise ValueError(f"For 'StridedSlice' only support one ellipsis in the index, but got {self.ellipsis_mask}")
         items = []
         for i, (b, e, s) in enumerate(zip(begin, end, strides)):
             bit = 1 << i
@@ -113,7 +115,8 @@ class StridedSlice:
 class Unstack:
     """``ops.Unstack(axis=0)(x)`` -> a tuple of the ``x.shape[axis]`` tensors along ``axis`` (Stack undone).
 
-    Each is ``x[..., i, ...]`` (a GetItem), so the gradient of each goes back to its own position.
+    Each is ``x[..., i, ...]`` (a GetItem), so the gradient of each goes back to its own position. ``num``
+    is accepted and ignored, as MindSpore 2.10 does (observed: num=3 for an axis of size 1 gives one tensor).
     """
 
     def __init__(self, axis=0, num=None):
@@ -125,9 +128,6 @@ class Unstack:
         if not -nd <= self.axis < nd:
             raise ValueError(f"Dimension out of range (expected to be in range of [{-nd}, {nd}), but got {self.axis})")
         axis = _check_axis(self.axis, nd)
-        if self.num is not None and int(self.num) != x.shape[axis]:
-            raise ValueError(f"For 'Unstack', 'num' is {self.num} but axis {self.axis} of shape {tuple(x.shape)} "
-                             f"has size {x.shape[axis]}")
         return tuple(F.getitem(x, (_slice_of(None),) * axis + (i,)) for i in range(x.shape[axis]))
 
     def __repr__(self):
