@@ -537,7 +537,7 @@ def test_size_rank_shape_are_python_values_in_both_modes():
 def test_every_array_primitive_is_tested():
     covered = {
         "Assign", "BroadcastTo", "Cast", "Concat", "DType", "Depend", "ExpandDims", "Fill", "Flatten", "Gather",
-        "GatherNd", "GetItem", "GetItemGrad", "Identity", "OneHot", "Ones", "OnesLike", "Rank", "Reshape",
+        "GatherNd", "GatherV2", "GetItem", "GetItemGrad", "Identity", "OneHot", "Ones", "OnesLike", "Rank", "Reshape",
         "ScalarToTensor",
         "Select", "Shape", "Size", "Split", "Squeeze", "Stack", "StopGradient", "Tile", "Transpose",
         "TupleToArray", "Zeros", "ZerosLike",

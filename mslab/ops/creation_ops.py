@@ -1,4 +1,5 @@
-"""Tensors made from numbers: ``ops.full``, ``ops.arange``, ``ops.linspace``.
+"""Tensors made from numbers: ``ops.full``, ``ops.arange``, ``ops.linspace``, ``ops.eye``; ``ops.diag`` (a
+vector on the diagonal of zeros) and ``F.make_range`` (a tuple of ints, for loops in construct).
 
 They have no tensor inputs, so they are constants of a compiled graph (Fill and TupleToArray nodes).
 dtypes as MindSpore 2.10 (observed on CPU): ``full`` without a dtype is Int64 whatever the fill value
@@ -9,8 +10,54 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
+from mslab.core.tensor import Tensor
+from mslab.ops.primitive import Primitive, np_dtype
 
-__all__ = []
+__all__ = ["Eye", "ScalarToArray"]
+
+
+class Eye(Primitive):
+    """``ops.Eye()(n, m, dtype)``: an n x m matrix with ones on its diagonal, zeros elsewhere (a constant).
+
+    All three arguments are required, as MindSpore 2.10's ``Eye.__call__``; ``ops.eye(n, m=None,
+    dtype=Float32)`` is the form with defaults.
+    """
+
+    n_tensors = 0
+    differentiable = False
+
+    def prepare(self, args):
+        if len(args) != 3:
+            raise TypeError(f"Eye.__call__() takes (n, m, dtype), got {len(args)} arguments; ops.eye(n) has defaults")
+        n, m, dtype = args
+        for name, v in (("n", n), ("m", m)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"For 'Eye', '{name}' must be an int, got {type(v).__name__}")
+            if v < 0:
+                raise ValueError(f"Eye error: {name} value can not be negative.")
+        return int(n), int(m), np_dtype(dtype)
+
+    def infer(self, n, m, dtype):
+        return (n, m), dtype
+
+    def compute(self, n, m, dtype):
+        return np.eye(n, m, dtype=dtype)
+
+    def bprop(self, n, m, dtype, out, dout, needs):
+        return None, None, None
+
+
+class ScalarToArray:
+    """``P.ScalarToArray`` (deprecated since MindSpore 2.0): MindSpore 2.10 still has the name but cannot run
+    it on CPU in either mode (observed: RuntimeError, "prim:ScalarToArray has no attr:__infer__" in PYNATIVE,
+    "Operator 'ScalarToArray' is invalid" in GRAPH); mslab raises the same kind of error, saying what to use."""
+
+    def __call__(self, *args):
+        raise RuntimeError("ScalarToArray is deprecated since MindSpore 2.0 and MindSpore 2.10 cannot run it (it has "
+                           "no shape inference rule); use ops.scalar_to_tensor(x, dtype) instead")
+
+    def __repr__(self):
+        return "ScalarToArray"
 
 
 def full(size, fill_value, *, dtype=None):
@@ -42,5 +89,42 @@ def linspace(start, end, steps):
     return _numbers(values.astype(np.float64), f"linspace({start}, {end}, {steps})")
 
 
-__all__ += ["full", "arange", "linspace"]
+_eye = Eye()
+
+
+def eye(n, m=None, dtype=None):
+    """An n x m (n x n when m is None) identity matrix, Float32 unless ``dtype`` says otherwise (``ops.eye``)."""
+    return _eye(n, n if m is None else m, mstype.float32 if dtype is None else dtype)
+
+
+def diag(input):  # noqa: A002 - MindSpore's argument name
+    """A tensor with ``input`` on its diagonal and zeros elsewhere (``ops.diag``).
+
+    For a vector of n elements: the n x n matrix diag(v). For any input of shape s the output has shape
+    s + s, with out[i..., i...] = input[i...], as MindSpore 2.10. Built as flat(input) * eye broadcast, so
+    d/d(input) is the diagonal of dout.
+    """
+    shape = tuple(input.shape)
+    if not shape:
+        raise ValueError("For primitive[Diag], the input rank must be greater than or equal to 1, but got 0.")
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = F.reshape(input, (1, n))
+    square = F.mul(F.broadcast_to(flat, (n, n)), eye(n, n, input.dtype))
+    return F.reshape(square, shape + shape)
+
+
+def make_range(start, limit=None, delta=1):
+    """``F.make_range(start, limit, delta)``: the tuple ``tuple(range(start, limit, delta))`` of Python ints
+    (``make_range(n)`` counts 0 .. n-1), for ``for i in F.make_range(n)`` loops inside construct."""
+    if limit is None:
+        start, limit = 0, start
+    for i, v in enumerate((start, limit, delta)):
+        if isinstance(v, (bool, Tensor)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"For 'make_range', the {i}th input should be a int scalar but got {v!r}")
+    if delta == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    return tuple(range(int(start), int(limit), int(delta)))
+
+
+__all__ += ["full", "arange", "linspace", "eye", "diag", "make_range"]
 F.register(globals(), __all__)

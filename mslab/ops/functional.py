@@ -16,9 +16,12 @@ from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
 from mslab.ops.nn_ops import *
 from mslab.ops.norm_ops import *
+from mslab.ops.pad_ops import *
 from mslab.ops.pool_ops import *
 from mslab.ops.reduce_ops import *
+from mslab.ops.scatter_ops import *
 from mslab.ops.shape_ops import *
+from mslab.ops.slice_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
 from mslab.ops.unary_ops import *

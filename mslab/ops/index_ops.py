@@ -15,6 +15,7 @@ from mslab.ops.shape_ops import _check_axis
 __all__ = [
     "Gather",
     "GatherNd",
+    "GatherV2",
     "GetItem",
     "GetItemGrad",
     "OneHot",
@@ -235,6 +236,23 @@ class Gather(Primitive):
     def bprop(self, params, indices, axis, out, dout, needs):
         spec, _ = self._spec(params, axis)
         return F.getitem_grad(dout, (indices,), spec, params.shape), None, None
+
+
+class GatherV2(Gather):
+    """``P.GatherV2``: Gather's name before MindSpore 1.1, deprecated and still in 2.10, called
+    ``(params, indices, axis)``. MindSpore 2.10's PYNATIVE mode wants a fourth argument there (batch_dims:
+    "the inputs number should be 4 but got 3") while its GRAPH mode takes three; mslab takes three in both,
+    and an optional batch_dims of 0."""
+
+    def __init__(self):
+        super().__init__()
+
+    def prepare(self, args):
+        if len(args) == 4:
+            if args[3] != 0:
+                raise NotImplementedError("GatherV2: only batch_dims=0 is supported")
+            args = args[:3]
+        return args
 
 
 class GatherNd(Primitive):

@@ -11,6 +11,7 @@ from mslab.ops.primitive import Primitive, broadcast_shape, sum_to
 
 __all__ = [
     "Add",
+    "AddN",
     "Div",
     "Equal",
     "FloorDiv",
@@ -28,6 +29,7 @@ __all__ = [
     "Pow",
     "RealDiv",
     "Sub",
+    "TensorAdd",
 ]
 
 
@@ -53,6 +55,44 @@ class Add(_Binary):
 
     def bprop(self, x, y, out, dout, needs):
         return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(dout, y.shape) if needs[1] else None)
+
+
+class TensorAdd(Add):
+    """``P.TensorAdd``: MindSpore 1.0's name of Add, deprecated since 1.1 and still accepted by 2.10 (it logs a
+    deprecation warning there); x + y."""
+
+
+class AddN(Primitive):
+    """The sum of a tuple or list of tensors of one shape and dtype: ``P.AddN()((x, y, z))``.
+
+    One node for the whole sum (recorded with the tensors as separate inputs). d/dx_i = dout for each i.
+    """
+
+    n_tensors = None
+
+    def __call__(self, inputs):
+        if not isinstance(inputs, (tuple, list)) or not inputs:
+            raise TypeError(f"AddN takes a non-empty tuple or list of tensors: P.AddN()((x, y)), got "
+                            f"{type(inputs).__name__}")
+        return super().__call__(*inputs)
+
+    def infer(self, *xs):
+        if len({x.dtype for x in xs}) > 1:
+            raise TypeError("For primitive[AddN], the input type must be same.")
+        for i, x in enumerate(xs[1:], 1):
+            if tuple(x.shape) != tuple(xs[0].shape):
+                raise ValueError(f"For 'AddN', input shape must be same, but got shape of input[{i}]: "
+                                 f"{tuple(x.shape)}, shape of input[0]: {tuple(xs[0].shape)}.")
+        return xs[0].shape, xs[0].dtype
+
+    def compute(self, *xs):
+        out = xs[0].copy()
+        for x in xs[1:]:
+            out += x
+        return out
+
+    def bprop(self, *args, needs):
+        return (args[-1],) * (len(args) - 2)
 
 
 class Sub(_Binary):
@@ -242,6 +282,7 @@ greater = Greater()
 greater_equal = GreaterEqual()
 logical_and = LogicalAnd()
 logical_or = LogicalOr()
+addn = AddN()
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
@@ -261,5 +302,5 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
 
 __all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum", "equal",
             "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-            "clip_by_value"]
+            "clip_by_value", "addn"]
 F.register(globals(), __all__)

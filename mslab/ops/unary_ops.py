@@ -19,6 +19,7 @@ __all__ = [
     "ReLU",
     "Reciprocal",
     "ReluGrad",
+    "Round",
     "Sigmoid",
     "Sign",
     "Sin",
@@ -82,9 +83,9 @@ class Cos(_Unary):
 
 
 class Sqrt(_Unary):
-    """sqrt(x).  d/dx = dout / (2 * out)."""
-    floats_only = True
-    def compute(self, x): return np.sqrt(x)
+    """sqrt(x).  d/dx = dout / (2 * out).  Integers and bools give Float32, as in MindSpore 2.10 on CPU."""
+    def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
+    def compute(self, x): return np.sqrt(x if x.dtype.kind == "f" else x.astype(np.float32))
     def bprop(self, x, out, dout, needs):
         return (F.div(dout, F.mul(out, 2.0)),)
 
@@ -121,6 +122,14 @@ class Floor(_Unary):
     differentiable = False
     floats_only = True
     def compute(self, x): return np.floor(x)
+    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+
+
+class Round(_Unary):
+    """x rounded to the nearest integer, halves to even (``P.Round``: 0.5 -> 0, 1.5 -> 2, -2.6 -> -3); zero
+    gradient. Integer inputs come back unchanged."""
+    differentiable = False
+    def compute(self, x): return np.round(x)
     def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
 
 
@@ -212,7 +221,16 @@ tanh = Tanh()
 sigmoid = Sigmoid()
 relu = ReLU()
 relu_grad = ReluGrad()
+_round = Round()
+
+
+def round(input, *, decimals=0):  # noqa: A001, A002 - MindSpore's names
+    """x rounded half to even (``ops.round``); MindSpore 2.10's CPU kernel takes only ``decimals=0``."""
+    if decimals != 0:
+        raise RuntimeError(f"For Round only support decimals equal 0, but got decimals equal {decimals}")
+    return _round(input)
+
 
 __all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "abs", "sign",
-            "floor", "tanh", "sigmoid", "relu", "relu_grad"]
+            "floor", "tanh", "sigmoid", "relu", "relu_grad", "round"]
 F.register(globals(), __all__)

@@ -1,0 +1,201 @@
+"""Scatters and unique: ``P.ScatterNd`` (updates added into zeros), ``P.ScatterNdUpdate`` (updates written
+into a Parameter, in place), ``ops.unique`` (the distinct values and where each element went).
+
+A scatter is GatherNd run backwards: ``indices`` has shape (..., k) and names positions of the first k axes.
+So the gradient of the updates is the gather of dout at the same positions.
+"""
+import numpy as np
+
+from mslab.core import dtype as mstype
+from mslab.core.errors import GraphModeError
+from mslab.core.op_registry import F
+from mslab.core.tensor import Tensor
+from mslab.ops.primitive import Primitive
+
+__all__ = ["ScatterNd", "ScatterNdUpdate", "Unique"]
+
+
+def _check_scatter(op, shape, indices, updates):
+    """MindSpore's shape rule: updates.shape == indices.shape[:-1] + shape[k:], k = indices.shape[-1]."""
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"For '{op}', 'indices' must be int32 or int64, got {mstype.from_numpy(indices.dtype)}")
+    ishape = tuple(indices.shape)
+    k = ishape[-1] if ishape else 0
+    if not ishape or k > len(shape) or tuple(updates.shape) != ishape[:-1] + tuple(shape[k:]):
+        raise ValueError(f"For '{op}', if the last dimension of 'indices' is 'N', the shape of 'updates' should be the "
+                         f"concatenation of 'indices.shape[:-1]' and 'shape[N:]'. but got 'indices.shape' is {ishape}, "
+                         f"'updates.shape' is {tuple(updates.shape)}, 'shape' is {tuple(shape)}.")
+
+
+def _positions(op, indices, shape):
+    """The index tuple ``indices`` names (one array per leading axis), refusing positions outside ``shape``
+    with MindSpore's RuntimeError (numpy would wrap a negative one round silently)."""
+    k = indices.shape[-1]
+    for j in range(k):
+        column = indices[..., j]
+        if column.size and column.min() < 0:
+            raise RuntimeError(f"For '{op}', each element in 'indice' must be greater than or equal to 0, but got "
+                               f"{column.min()}")
+        if column.size and column.max() >= shape[j]:
+            raise RuntimeError(f"For '{op}', each element in 'indices' should be smaller than the value of shape, but "
+                               f"got {column.max()} and got the value of shape {shape[j]}")
+    return tuple(np.moveaxis(indices, -1, 0))
+
+
+def _check_eagerly(op, indices, shape):
+    """Check the positions before running, so a bad one is MindSpore's RuntimeError (once the op runs, errors
+    become OpError, naming the op and shapes); a traced graph checks them when it runs."""
+    if isinstance(indices, Tensor) and not indices.is_symbolic and indices._np_dtype.kind in "iu" and indices.shape:
+        if indices.shape[-1] <= len(shape):
+            _positions(op, indices.asnumpy(), shape)
+
+
+class ScatterNd(Primitive):
+    """``P.ScatterNd()(indices, updates, shape)``: zeros of ``shape`` with each update added at its position.
+
+    Positions named twice add up ([[0, 1], [1, 1], [0, 1]] with [1, 2, 3] puts 4 at (0, 1)).
+    d/d(updates) = GatherNd(dout, indices); indices get no gradient.
+    """
+
+    n_tensors = 2
+
+    def prepare(self, args):
+        indices, updates, shape = args
+        if not isinstance(shape, tuple):
+            raise TypeError(f"For 'ScatterNd', 'shape' must be a tuple of ints, got {type(shape).__name__}")
+        shape = tuple(int(s) for s in shape)
+        _check_eagerly("ScatterNd", indices, shape)
+        return indices, updates, shape
+
+    def infer(self, indices, updates, shape):
+        _check_scatter("ScatterNd", shape, indices, updates)
+        return shape, updates.dtype
+
+    def compute(self, indices, updates, shape):
+        out = np.zeros(shape, updates.dtype)
+        np.add.at(out, _positions("ScatterNd", indices, shape), updates)
+        return out
+
+    def bprop(self, indices, updates, shape, out, dout, needs):
+        return None, F.gather_nd(dout, indices), None
+
+
+class ScatterNdUpdate(Primitive):
+    """``P.ScatterNdUpdate()(input_x, indices, updates)``: write each update at its position of Parameter
+    ``input_x``, in place, and return it. A position named twice keeps the last update.
+
+    A side effect, as ``Assign``: later reads of the Parameter (in this graph and later calls) see the new
+    values. d/d(updates) = GatherNd(dout, indices) (observed on MindSpore 2.10: every update, also one
+    overwritten by a later duplicate, gets dout at its position); input_x and indices get none.
+    """
+
+    n_tensors = 3
+    side_effect = True
+
+    def __init__(self, use_locking=True):
+        super().__init__(use_locking=bool(use_locking))
+
+    def prepare(self, args):
+        input_x, indices, updates = args
+        _check_eagerly("ScatterNdUpdate", indices, tuple(input_x.shape))
+        return args
+
+    def infer(self, input_x, indices, updates):
+        _check_scatter("ScatterNdUpdate", tuple(input_x.shape), indices, updates)
+        return input_x.shape, input_x.dtype
+
+    def compute(self, input_x, indices, updates):
+        input_x[_positions("ScatterNdUpdate", indices, input_x.shape)] = updates.astype(input_x.dtype, copy=False)
+        return input_x
+
+    def bprop(self, input_x, indices, updates, out, dout, needs):
+        return None, None, F.gather_nd(dout, indices)
+
+
+class _UniqueValues(Primitive):
+    """The distinct elements of x in order of first appearance (a shape that depends on the values)."""
+
+    n_tensors = 1
+
+    def infer(self, x):
+        if not isinstance(x, np.ndarray):
+            raise GraphModeError("unique gives a result whose shape depends on the values; mslab's graphs have static "
+                                 "shapes, so its GRAPH mode refuses it (MindSpore 2.10 compiles such dynamic shapes). "
+                                 "Call it in PYNATIVE mode, or outside the compiled construct")
+        if x.dtype == np.bool_:
+            raise TypeError("Select CPU operator[Unique] fail! Unsupported data type: Bool (MindSpore 2.10 takes "
+                            "int8/16/32/64, uint8/16 and float16/32/64)")
+        return _UniqueValues.compute(self, x).shape, x.dtype
+
+    def compute(self, x):
+        flat = x.reshape(-1)
+        _, first = np.unique(flat, return_index=True)
+        return flat[np.sort(first)]
+
+    def bprop(self, x, out, dout, needs):
+        raise RuntimeError("Unsupported op [UniqueGrad] on CPU: MindSpore 2.10 cannot differentiate unique on CPU; "
+                           "wrap it in ops.stop_gradient")
+
+
+class _UniqueIndex(_UniqueValues):
+    """For each element of x, the position of its value in unique's output (x's shape; Int64 for an Int64
+    input, Int32 otherwise, as MindSpore 2.10's CPU kernel)."""
+
+    differentiable = False
+
+    def infer(self, x):
+        super().infer(x)
+        return x.shape, np.dtype(np.int64 if x.dtype == np.int64 else np.int32)
+
+    def compute(self, x):
+        flat = x.reshape(-1)
+        values, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        rank = np.empty(len(values), np.int64)
+        rank[np.argsort(first)] = np.arange(len(values))  # sorted position -> order of first appearance
+        return rank[inverse].reshape(x.shape).astype(np.int64 if x.dtype == np.int64 else np.int32)
+
+    def bprop(self, x, out, dout, needs):
+        return (F.zeros_like(x),)
+
+
+class Unique:
+    """``P.Unique()(x)`` -> (output, idx): x's distinct values in order of first appearance (flattened), and for
+    each element of x the position of its value in output, so ``output[idx]`` rebuilds x.
+
+    ([3, 1, 2, 3, 1, 5] -> [3, 1, 2, 5], [0, 1, 2, 0, 1, 3].) Not differentiable on CPU (a RuntimeError, as
+    MindSpore 2.10); PYNATIVE only in mslab (the output's shape depends on the values).
+    """
+
+    def __call__(self, x):
+        return _unique_values(x), _unique_index(x)
+
+    def __repr__(self):
+        return "Unique"
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+_scatter_nd = ScatterNd()
+_unique_values = _UniqueValues()
+_unique_index = _UniqueIndex()
+_unique = Unique()
+
+
+def scatter_nd(indices, updates, shape):
+    """Zeros of ``shape`` with ``updates`` added at ``indices`` (``ops.scatter_nd``; see ``ScatterNd``)."""
+    return _scatter_nd(indices, updates, shape)
+
+
+def scatter_nd_update(input_x, indices, updates):
+    """Write ``updates`` into Parameter ``input_x`` at ``indices`` in place (``ops.scatter_nd_update``)."""
+    return ScatterNdUpdate()(input_x, indices, updates)
+
+
+def unique(input):  # noqa: A002 - MindSpore's argument name
+    """(distinct values in order of first appearance, the position of each element's value): ``ops.unique``."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For 'unique', the input must be a Tensor, got {type(input).__name__}")
+    return _unique(input)
+
+
+__all__ += ["scatter_nd", "scatter_nd_update", "unique"]
+F.register(globals(), __all__)
