@@ -7,6 +7,7 @@ So the gradient of the updates is the gather of dout at the same positions.
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
@@ -105,6 +106,7 @@ class ScatterNdUpdate(Primitive):
         return input_x.shape, input_x.dtype
 
     def compute(self, input_x, indices, updates):
+        state.before_write(input_x)  # an all-or-nothing step can put it back
         input_x[_positions("ScatterNdUpdate", indices, input_x.shape)] = updates.astype(input_x.dtype, copy=False)
         return input_x
 
