@@ -65,12 +65,14 @@ def backprop(recorder, nodes, roots, sens, targets):
     # stopped recording by now: skipping the label saves a context switch per node.
     labels_nodes = recorder is state.tracer or any(t is recorder for t in state.tapes)
     # Tapes recording around this gradient call (``with mslab.record():`` over a PYNATIVE training
-    # step) see the backward primitives run too: label them backward as well.
-    with contextlib.ExitStack() as labels:
+    # step) see the backward primitives run too: label them backward as well. With nobody recording (a
+    # plain PYNATIVE step) there is nothing to label, and the context switches are skipped.
+    with contextlib.ExitStack() if labels_nodes or state.tapes else _UNLABELLED as labels:
         for t in state.tapes:
             if t is not recorder:
                 labels.enter_context(t.in_phase(BACKWARD))
-        labels.enter_context(recorder.in_phase(BACKWARD))
+        if labels is not None:
+            labels.enter_context(recorder.in_phase(BACKWARD))
         for r, s in zip(roots, sens):
             if r in relevant:
                 if tuple(s.shape) != r.shape:
