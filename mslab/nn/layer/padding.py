@@ -1,19 +1,15 @@
 """``mindspore.nn.Pad``: pad a tensor on every axis, with zeros or a mirror of its edges.
 
-Built from concat and getitem, one axis at a time (as ``numpy.pad`` does), so gradients and GRAPH mode
-follow those ops: the gradient of a pad is dout with the padding cut off (plus the mirrored parts added
-back for REFLECT / SYMMETRIC).
+Built from concat and getitem, one axis at a time (as ``numpy.pad`` does; ``ops.pad_ops.pad_axis``, which
+``ops.pad`` uses too), so gradients and GRAPH mode follow those ops: the gradient of a pad is dout with
+the padding cut off (plus the mirrored parts added back for REFLECT / SYMMETRIC).
 """
 from mslab.nn.cell import Cell
-from mslab.ops import functional as F
+from mslab.ops.pad_ops import pad_axis
 
 __all__ = ["Pad"]
 
 _MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
-
-
-def _axis_index(rank, axis, part):
-    return (slice(None),) * axis + (part,) + (slice(None),) * (rank - axis - 1)
 
 
 class Pad(Cell):
@@ -36,25 +32,12 @@ class Pad(Cell):
         self.mode = mode.upper()
 
     def _pad_axis(self, x, axis, before, after):
-        rank, n = len(x.shape), x.shape[axis]
-        if self.mode == "CONSTANT":
-            parts = []
-            for count in (before, after):
-                shape = tuple(x.shape[:axis]) + (count,) + tuple(x.shape[axis + 1:])
-                parts.append(F.zeros(shape, x.dtype) if count else None)
-        else:
-            limit = n - 1 if self.mode == "REFLECT" else n
-            if before > limit or after > limit:
-                raise ValueError(f"For 'Pad', {self.mode} paddings must be no greater than the dimension size: "
-                                 f"({before}, {after}) on axis {axis} of size {n}")
-            skip = 1 if self.mode == "REFLECT" else 0  # REFLECT leaves the edge element out of the mirror
-            first = slice(before - 1 + skip, skip - 1 if skip else None, -1)
-            stop = n - 1 - skip - after  # -1 would wrap to the end: None runs down to element 0
-            last = slice(n - 1 - skip, stop if stop >= 0 else None, -1)
-            parts = [F.getitem(x, _axis_index(rank, axis, first)) if before else None,
-                     F.getitem(x, _axis_index(rank, axis, last)) if after else None]
-        pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
-        return F.concat(pieces, axis) if len(pieces) > 1 else x
+        n = x.shape[axis]
+        limit = n - 1 if self.mode == "REFLECT" else n
+        if self.mode != "CONSTANT" and (before > limit or after > limit):
+            raise ValueError(f"For 'Pad', {self.mode} paddings must be no greater than the dimension size: "
+                             f"({before}, {after}) on axis {axis} of size {n}")
+        return pad_axis(x, axis, before, after, self.mode.lower())
 
     def construct(self, x):
         if len(self.paddings) != len(x.shape):
