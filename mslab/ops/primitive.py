@@ -30,12 +30,17 @@ class Primitive:
     ``lift_scalars`` (those arguments may be Python numbers, converted with MindSpore's promotion),
     and define compute / infer / bprop. ``side_effect = True`` marks ops such as Assign that write
     to a Parameter: passes never remove or merge them.
+
+    Mixed precision: inside a Cell set with ``to_float(float16)`` each primitive first casts its
+    floating-point tensor inputs (parameters included) to float16, as MindSpore 2.10's PYNATIVE mode does
+    (observed on CPU). Cast itself and ops with side effects (Assign to a Parameter) are left alone.
     """
 
     n_tensors = None
     lift_scalars = False
     side_effect = False
     differentiable = True
+    mixed_precision = True  # whether a to_float Cell casts this op's inputs (False: Cast itself)
 
     def __init__(self, **attrs):
         self.attrs = attrs
@@ -86,6 +91,8 @@ class Primitive:
     # ---- dispatch ---------------------------------------------------------------------------
     def __call__(self, *args):
         args = self.prepare(args)
+        if state.mixed_precision and self.mixed_precision and not self.side_effect:
+            args = to_mixed_precision(args, state.mixed_precision[-1])
         tracer = state.tracer
         if tracer is not None:
             return tracer.record(self, args)
@@ -117,6 +124,12 @@ class Primitive:
         msg = f"{self.name}{cell_description()}: {text}\n  inputs: {shapes}"
         cls = OpTypeError if isinstance(exc, TypeError) else OpError
         return cls(msg)
+
+
+def to_mixed_precision(args, dtype):
+    """``args`` with each floating-point Tensor cast to ``dtype`` (a numpy dtype); the rest unchanged."""
+    return tuple(F.cast(a, dtype) if isinstance(a, Tensor) and a._np_dtype.kind == "f" and a._np_dtype != dtype
+                 else a for a in args)
 
 
 def _describe(t):

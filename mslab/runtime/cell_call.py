@@ -29,6 +29,9 @@ def _run_construct(cell, args, kwargs):
     # Nothing may raise between the push and the ``try`` below: a Cell left on ``state.cells`` would
     # put itself into the scope of every later node (a RecursionError can strike anywhere).
     state.cells.append(cell)
+    precision = cell.__dict__.get("_mixed_precision_type")  # set by Cell.to_float
+    if precision is not None:
+        state.mixed_precision.append(precision)
     try:
         phase = getattr(cell, "_graph_phase", None)
         # While tracing, construct runs as the front end converted it (control flow on tensors -> nodes),
@@ -52,6 +55,8 @@ def _run_construct(cell, args, kwargs):
                 r.phase = p
     finally:
         state.cells.pop()
+        if precision is not None:
+            state.mixed_precision.pop()
 
 
 class _Construct:
