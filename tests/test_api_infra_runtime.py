@@ -257,3 +257,20 @@ def test_export_writes_mslab_graph_text_under_mindspores_name(tmp_path):
     with pytest.raises(ValueError, match=re.escape("For 'export', 'file_format' must be one of ['AIR', 'ONNX', "
                                                    "'MINDIR'], but got BOGUS.")):
         ms.export(net, x, file_name=base, file_format="BOGUS")
+
+
+def test_profiler_schedule_and_markers():
+    from mslab import profiler
+
+    s = profiler.schedule(wait=1, warmup=1, active=2, repeat=1, skip_first=0)
+    A = profiler.ProfilerAction
+    # observed on MindSpore 2.10 CPU
+    assert repr(s) == "Schedule(wait=1, active=2, warmup=1, repeat=1, skip_first=0)"
+    assert [s(i) for i in range(6)] == [A.NONE, A.WARM_UP, A.RECORD, A.RECORD_AND_SAVE, A.NONE, A.NONE]
+    assert [a.value for a in profiler.ProfilerActivity] == ["NPU", "GPU", "CPU"]
+    assert [a.value for a in profiler.ProfilerLevel] == ["LevelNone", "Level0", "Level1", "Level2"]
+    assert profiler.mstx.range_start("x") == 0 and profiler.mstx.mark("m") is None
+    with pytest.warns(UserWarning, match="collects nothing"):
+        with profiler.profile(activities=[profiler.ProfilerActivity.CPU], schedule=s,
+                              on_trace_ready=profiler.tensorboard_trace_handler("./unused")) as prof:
+            prof.step()

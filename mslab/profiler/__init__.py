@@ -1,4 +1,4 @@
-"""``mindspore.Profiler`` (``mindspore.profiler.Profiler``): in mslab it collects nothing.
+"""``mindspore.Profiler`` (``mindspore.profiler.Profiler``, ``profile``): in mslab it collects nothing.
 
 MindSpore 2.10's Profiler on CPU (observed) times every operator between ``start()`` and ``stop()``
 and ``analyse()`` writes the timings under ``output_path`` (a ``*_ascend_ms`` folder with
@@ -10,8 +10,19 @@ runs use ``mslab.record()`` (PYNATIVE) or ``mslab.trace(net, x)`` (GRAPH); to ti
 import warnings
 
 from mslab.core import missing_names as _missing_names
+from mslab.profiler.schedule import (
+    AicoreMetrics,
+    ProfilerAction,
+    ProfilerActivity,
+    ProfilerLevel,
+    _ExperimentalConfig,
+    mstx,
+    schedule,
+    tensorboard_trace_handler,
+)
 
-__all__ = ["Profiler"]
+__all__ = ["Profiler", "profile", "schedule", "tensorboard_trace_handler", "mstx", "ProfilerAction",
+           "ProfilerActivity", "ProfilerLevel", "AicoreMetrics"]
 
 
 class Profiler:
@@ -55,6 +66,14 @@ class Profiler:
 
     def __exit__(self, *exc_info):
         self.stop()
+
+
+class profile(Profiler):  # noqa: N801 -- MindSpore's name
+    """``mindspore.profiler.profile(activities=..., schedule=..., on_trace_ready=...)``: as Profiler."""
+
+    def __init__(self, activities=None, schedule=None, on_trace_ready=None, **kwargs):
+        super().__init__(**kwargs)
+        self.activities, self.schedule, self.on_trace_ready = activities, schedule, on_trace_ready
 
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
