@@ -10,7 +10,6 @@ mslab has no summary ops (``ops.ScalarSummary`` inside a network); values come f
 """
 import json
 import os
-import platform
 import time
 
 import numpy as np
@@ -36,6 +35,8 @@ class SummaryRecord:
         self.log_dir = os.path.realpath(log_dir)
         os.makedirs(self.log_dir, exist_ok=True)
         self.file_prefix, self.file_suffix, self.network = file_prefix, file_suffix, network
+        import platform  # only here: importing it costs more than the rest of this module
+
         name = f"{file_prefix}.out.events.summary.{int(time.time())}.{platform.node()}{file_suffix}"
         self.file_info = {"file_name": name, "file_path": os.path.join(self.log_dir, name)}
         self._pool = {p: {} for p in _TENSOR_PLUGINS}
