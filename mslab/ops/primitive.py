@@ -90,9 +90,10 @@ class Primitive:
 
     # ---- dispatch ---------------------------------------------------------------------------
     def __call__(self, *args):
-        args = self.prepare(args)
         if state.mixed_precision and self.mixed_precision and not self.side_effect:
-            args = to_mixed_precision(args, state.mixed_precision[-1])
+            # before prepare: its dtype promotion would cast an input again, outside the per-call cache
+            args = to_mixed_precision(args, *state.mixed_precision[-1])
+        args = self.prepare(args)
         tracer = state.tracer
         if tracer is not None:
             return tracer.record(self, args)
@@ -126,10 +127,22 @@ class Primitive:
         return cls(msg)
 
 
-def to_mixed_precision(args, dtype):
-    """``args`` with each floating-point Tensor cast to ``dtype`` (a numpy dtype); the rest unchanged."""
-    return tuple(F.cast(a, dtype) if isinstance(a, Tensor) and a._np_dtype.kind == "f" and a._np_dtype != dtype
-                 else a for a in args)
+def to_mixed_precision(args, dtype, casts):
+    """``args`` with each floating-point Tensor cast to ``dtype`` (a numpy dtype); the rest unchanged.
+
+    ``casts`` remembers the casts made during this Cell call: a tensor used by several ops is cast once,
+    as MindSpore casts a Cell's inputs and parameters once, so their gradients add up before the cast
+    back (in float32, not float16).
+    """
+    out = []
+    for a in args:
+        if isinstance(a, Tensor) and a._np_dtype.kind == "f" and a._np_dtype != dtype:
+            hit = casts.get(id(a))
+            if hit is None or hit[0] is not a:
+                hit = casts[id(a)] = (a, F.cast(a, dtype))  # keeps ``a`` alive, so its id is not reused
+            a = hit[1]
+        out.append(a)
+    return tuple(out)
 
 
 def _describe(t):

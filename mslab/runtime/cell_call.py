@@ -31,7 +31,7 @@ def _run_construct(cell, args, kwargs):
     state.cells.append(cell)
     precision = cell.__dict__.get("_mixed_precision_type")  # set by Cell.to_float
     if precision is not None:
-        state.mixed_precision.append(precision)
+        state.mixed_precision.append((precision, {}))  # the dtype, and each input's cast made once per call
     try:
         phase = getattr(cell, "_graph_phase", None)
         # While tracing, construct runs as the front end converted it (control flow on tensors -> nodes),

@@ -13,6 +13,7 @@ Which Cells compute in float16, as in MindSpore 2.10 (mindspore/train/amp.py, ob
 included, to float16; parameters themselves stay float32. MindSpore's O1 also casts white-list
 primitives (MatMul, Conv2D, ReLU, ...) that a ``construct`` calls directly; mslab casts only the
 white-list Cells (a documented difference). Cells the user set with ``to_float`` are left as set.
+MindSpore's experimental level ``"auto"`` (per-primitive white and black lists) raises NotImplementedError.
 """
 from mslab.core import dtype as mstype
 from mslab.nn import layer as _layer
@@ -71,6 +72,9 @@ def _replace_children(network, pick, wrap, keep_user_set=False):
 
 def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     """``network`` set to compute in ``dtype`` (float16) at ``amp_level`` "O0", "O1", "O2" or "O3"."""
+    if amp_level == "auto":
+        raise NotImplementedError("amp_level 'auto' (MindSpore 2.10's experimental per-primitive lists) is not "
+                                  "implemented in mslab; use 'O1', 'O2' or 'O3'")
     if not isinstance(network, Cell):
         raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
     if dtype != mstype.float16:
