@@ -28,8 +28,8 @@ def _check_inputs(cell, args):
 def _run_construct(cell, args, kwargs):
     # Nothing may raise between the push and the ``try`` below: a Cell left on ``state.cells`` would
     # put itself into the scope of every later node (a RecursionError can strike anywhere).
-    state.cells.append(cell)
     precision = cell.__dict__.get("_mixed_precision_type")  # set by Cell.to_float
+    state.cells.append(cell)
     if precision is not None:
         state.mixed_precision.append((precision, {}))  # the dtype, and each input's cast made once per call
     try:
