@@ -145,6 +145,25 @@ def to_mixed_precision(args, dtype, casts):
     return tuple(out)
 
 
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+    """``@ops.constexpr``: a function MindSpore's GRAPH mode evaluates while compiling, on constant inputs
+    (shapes, dtypes, Python numbers), its result baked into the graph.
+
+    mslab traces by running Python, so such a function already runs at trace time on constants: the
+    decorator returns an object that calls ``fn`` (a class of such objects with ``get_instance=False``).
+    """
+    def decorate(func):
+        class ConstexprPrimitive:
+            __name__ = name or func.__name__
+
+            def __call__(self, *args):
+                return func(*args)
+
+        return ConstexprPrimitive() if get_instance else ConstexprPrimitive
+
+    return decorate if fn is None else decorate(fn)
+
+
 def _describe(t):
     return f"{t.dtype}{list(t.shape)}"
 
