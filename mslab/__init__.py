@@ -10,6 +10,7 @@ from mslab import ops  # isort: skip
 from mslab import common, dataset, nn, train
 from mslab.autodiff.grad_operation import grad, value_and_grad
 from mslab.common.device import set_device
+from mslab.common.run_check import run_check
 from mslab.core import allocator as _allocator
 from mslab.core import dtype
 from mslab.core import missing_names as _missing_names
@@ -44,7 +45,8 @@ from mslab.core.dtype import (
 from mslab.core.seed import get_seed, set_seed
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.ir.tape import record
-from mslab.runtime.compiled import jit, ms_function, trace
+from mslab.profiler import Profiler
+from mslab.runtime.compiled import jit, jit_class, ms_function, trace
 from mslab.train import (
     Callback,
     CheckpointConfig,
@@ -59,7 +61,9 @@ from mslab.train import (
     TimeMonitor,
     connect_network_with_dataset,
 )
-from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from mslab.train.data_sink import data_sink
+from mslab.train.serialization import export, load_checkpoint, load_param_into_net, save_checkpoint
+from mslab.train.summary import SummaryRecord
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use
 

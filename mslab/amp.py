@@ -8,6 +8,8 @@ number before backprop and divides the gradients by it afterwards::
     grads = scaler.unscale(grads)
     finite = amp.all_finite(grads)
     scaler.adjust(finite)                     # halve on overflow, grow after scale_window good steps
+
+``auto_mixed_precision(net, "O2")`` sets which Cells compute in float16 (mslab.train.amp).
 """
 import numpy as np
 
@@ -16,12 +18,13 @@ from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.wrap import loss_scale
 from mslab.ops import functional as F
 from mslab.ops.composite_ops import HyperMap
+from mslab.train.amp import auto_mixed_precision
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = [
     "LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite", "init_status",
-    "FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager",
+    "FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager", "auto_mixed_precision",
 ]
 
 _map = HyperMap()

@@ -105,14 +105,34 @@ class ParallelMode:
     SEMI_AUTO_PARALLEL = "semi_auto_parallel"
     AUTO_PARALLEL = "auto_parallel"
     HYBRID_PARALLEL = "hybrid_parallel"
+    # The order MindSpore 2.10 lists them in (observed on CPU).
+    MODE_LIST = [STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL]
 
+
+# Settings mslab keeps but does not act on (one process, or data parallel over MPI): MindSpore 2.10's
+# defaults, observed on CPU, so code that reads them before setting them gets the same answers.
+_AUTO_PARALLEL_DEFAULTS = {
+    "global_rank": 0, "full_batch": False, "enable_parallel_optimizer": False, "pipeline_stages": 1,
+    "grad_accumulation_step": 1, "loss_repeated_mean": True, "parameter_broadcast": False,
+    "strategy_ckpt_save_file": "", "strategy_ckpt_load_file": "", "dataset_strategy": "data_parallel",
+    "gradient_fp32_sync": True, "enable_all_reduce_fusion": False, "optimizer_weight_shard_size": -1,
+    "search_mode": "recursive_programming",
+}
 
 # device_num None: not set, so it is the number of ranks (MindSpore's get_group_size() after init).
 _auto_parallel = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False, "device_num": None}
 
 
 def set_auto_parallel_context(**kwargs):
-    """Record data-parallel settings (``parallel_mode``, ``gradients_mean``, ``device_num``)."""
+    """Record data-parallel settings (``parallel_mode``, ``gradients_mean``, ``device_num``).
+
+    ``parallel_mode`` must be one of ``ParallelMode.MODE_LIST``, lower case, as in MindSpore 2.10.
+    """
+    mode = kwargs.get("parallel_mode", ParallelMode.STAND_ALONE)
+    if mode not in ParallelMode.MODE_LIST:
+        raise ValueError("The context configuration parameter 'parallel_mode' only support 'stand_alone', "
+                         "'data_parallel', 'hybrid_parallel', 'semi_auto_parallel' and 'auto_parallel', but got "
+                         f"the value : {mode}.")
     _auto_parallel.update(kwargs)
 
 
@@ -120,9 +140,12 @@ def get_auto_parallel_context(key):
     """Return one auto-parallel setting (``device_num`` defaults to the number of ranks)."""
     if key == "device_num" and _auto_parallel[key] is None:
         return comm.size()
+    if key not in _auto_parallel and key in _AUTO_PARALLEL_DEFAULTS:
+        return _AUTO_PARALLEL_DEFAULTS[key]
     return _auto_parallel[key]
 
 
 def reset_auto_parallel_context():
-    """Back to stand-alone."""
+    """Back to stand-alone, every setting at its default."""
+    _auto_parallel.clear()
     _auto_parallel.update(parallel_mode=ParallelMode.STAND_ALONE, gradients_mean=False, device_num=None)

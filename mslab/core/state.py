@@ -5,11 +5,14 @@
 ``cells``: the Cells whose ``construct`` is running, outermost first (for scopes and error messages).
 ``journals``: open write journals (an all-or-nothing training step): each keeps the old contents of every
 array written in place while it is open, so that a step that fails part-way can put them back.
+``mixed_precision``: ``(dtype, casts made)`` for each running Cell set with ``Cell.to_float`` (innermost
+last): primitives cast their floating-point inputs to the last one's dtype.
 """
 tracer = None
 tapes = []
 cells = []
 journals = []
+mixed_precision = []
 
 
 def before_write(array):

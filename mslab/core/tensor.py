@@ -92,6 +92,13 @@ class Tensor:
         t._sym = None
         return t
 
+    @staticmethod
+    def from_numpy(array):
+        """A Tensor sharing ``array``'s memory (``Tensor.from_numpy``): writes to either show in both."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError("Expected a NumPy array.")  # MindSpore 2.10's message (observed on CPU)
+        return Tensor._wrap(array)
+
     @classmethod
     def _symbolic(cls, value):
         """A tensor that stands for a graph value while tracing."""

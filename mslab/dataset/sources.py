@@ -342,8 +342,9 @@ class MnistDataset(GeneratorDataset):
 
     ``dataset_dir`` holds ``train-images-idx3-ubyte`` / ``train-labels-idx1-ubyte`` and/or
     ``t10k-images-idx3-ubyte`` / ``t10k-labels-idx1-ubyte`` (each may end in ``.gz``).
-    ``usage`` is ``"train"``, ``"test"`` or ``"all"`` (the default: train then test, whichever are
-    there). Shuffled by default. mslab ships a small real dataset in this format:
+    ``usage`` is ``"train"``, ``"test"`` or ``"all"`` (the default: whichever are there, the test rows
+    first and then the training rows, as MindSpore 2.10 reads them; observed on CPU). Shuffled by
+    default. mslab ships a small real dataset in this format:
     ``MnistDataset(mslab.dataset.digits_path(), usage="train")``.
     """
 
@@ -358,7 +359,7 @@ class MnistDataset(GeneratorDataset):
         if not os.path.isdir(dataset_dir):
             raise ValueError(f"MnistDataset: dataset_dir {dataset_dir!r} is not a folder")
         pairs = []
-        for part in (("train", "test") if usage == "all" else (usage,)):
+        for part in (("test", "train") if usage == "all" else (usage,)):
             prefix = _PREFIXES[part]
             img, lbl = _find(dataset_dir, prefix, "images", 3), _find(dataset_dir, prefix, "labels", 1)
             if img and lbl:

@@ -12,6 +12,7 @@ graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``)
 import sys
 from collections import OrderedDict
 
+from mslab.core import dtype as mstype
 from mslab.core.errors import CellNestingError
 from mslab.core.tensor import Parameter, ParameterTuple
 from mslab.runtime import compiled
@@ -197,8 +198,22 @@ class Cell:
         return self
 
     def to_float(self, dst_type):
-        """Accepted for compatibility (mixed precision casts inputs); mslab keeps the parameters' dtype."""
-        self.add_flags(dst_type=dst_type)
+        """Run this Cell and every Cell inside it in ``dst_type`` (float16 or float32); returns self.
+
+        As in MindSpore 2.10's PYNATIVE mode (observed on CPU), each op inside casts its floating-point
+        inputs, parameters included, to ``dst_type``: a float16 Dense computes in float16 and returns
+        float16, while its parameters stay float32 (their gradients come back float32 through the
+        cast). A sub-Cell set later with ``to_float(float32)`` runs in float32 again (amp level O2 keeps
+        BatchNorm so). MindSpore's GRAPH mode differs in one corner mslab does not copy: it casts the
+        Cell's inputs and parameters but not tensors created inside ``construct``.
+        """
+        if dst_type not in (mstype.float16, mstype.float32):
+            raise ValueError("For 'to_float', the argument 'dst_type' must be mstype.float32 or mstype.float16 "
+                             f"(mslab has no bfloat16), but got type: {type(dst_type)} and value: {dst_type}.")
+        precision = mstype.to_numpy(dst_type)
+        for _, c in self.cells_and_names():
+            c.__dict__["_mixed_precision_type"] = precision
+        compiled.cell_changed()
         return self
 
     def recompute(self, **kwargs):

@@ -36,6 +36,7 @@ class Cast(Primitive):
     """x converted to another dtype (``ops.Cast()(x, mstype.float16)``).  d/dx = cast(dout, x.dtype)."""
 
     n_tensors = 1
+    mixed_precision = False  # the cast that mixed precision inserts must not cast itself
 
     def prepare(self, args):
         x, dtype = args

@@ -53,6 +53,11 @@ def _channel_sum(a):
     return np.matmul(a, np.ones(a.shape[2], a.dtype)).sum(axis=0)
 
 
+def _computed(a):
+    """float16 is computed in float32 and the result rounded back once (numpy's float16 sums lose digits)."""
+    return a.astype(np.float32) if a.dtype == np.float16 else a
+
+
 def batch_statistics(x):
     """``(x3, centered, mean, var, m)``: x as (N, C, L), x minus its channel means, the per-channel (C,) mean and
     biased variance, and m, the number of values per channel."""
@@ -77,6 +82,7 @@ class BatchNorm(Primitive):
 
     n_tensors = 5
     side_effect = True
+    mixed_precision = 3  # a to_float Cell casts x, scale and bias, never the statistics written in place
 
     def __init__(self, epsilon=1e-5, momentum=0.9):
         super().__init__(epsilon=float(epsilon), momentum=float(momentum))
@@ -93,6 +99,7 @@ class BatchNorm(Primitive):
         return tuple(x.shape), x.dtype
 
     def compute(self, x, scale, bias, moving_mean, moving_variance):
+        out_dtype, x = x.dtype, _computed(x)
         dt = x.dtype
         _, centered, mean, var, n = batch_statistics(x)
         y = np.multiply(centered, (_inv_std(var, self.epsilon) * scale.astype(dt, copy=False))[:, None], out=centered)
@@ -105,7 +112,7 @@ class BatchNorm(Primitive):
             new = np.add(np.multiply(moving, md.type(m)), np.multiply(batch.astype(md, copy=False), md.type(1.0 - m)))
             state.before_write(moving)
             np.copyto(moving, new, casting="unsafe")
-        return y.reshape(x.shape)
+        return y.reshape(x.shape).astype(out_dtype, copy=False)
 
     def bprop(self, x, scale, bias, moving_mean, moving_variance, out, dout, needs):
         eps = self.epsilon
@@ -129,6 +136,7 @@ class BatchNormGrad(Primitive):
         return tuple(x.shape), x.dtype
 
     def compute(self, dout, x, scale):
+        out_dtype, x, dout = x.dtype, _computed(x), _computed(dout)
         dt = x.dtype
         _, centered, _, var, m = batch_statistics(x)
         inv = _inv_std(var, self.epsilon)
@@ -140,7 +148,7 @@ class BatchNormGrad(Primitive):
         centered *= (-k * inv * inv * dot / dt.type(m))[:, None]
         dx += centered
         dx -= (k * dbias / dt.type(m))[:, None]
-        return dx.reshape(x.shape)
+        return dx.reshape(x.shape).astype(out_dtype, copy=False)
 
 
 class BatchNormScaleGrad(Primitive):
@@ -157,8 +165,9 @@ class BatchNormScaleGrad(Primitive):
         return (x.shape[1],), x.dtype
 
     def compute(self, dout, x):
+        out_dtype, x, dout = x.dtype, _computed(x), _computed(dout)
         _, centered, _, var, _ = batch_statistics(x)
-        return _channel_dot(_rows(dout), centered) * _inv_std(var, self.epsilon)
+        return (_channel_dot(_rows(dout), centered) * _inv_std(var, self.epsilon)).astype(out_dtype, copy=False)
 
 
 F.register(globals(), [])

@@ -9,11 +9,12 @@ becomes a Print node that prints when the graph runs, every run.
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core import state
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
-__all__ = ["PyExecute", "Print", "graph_print_text"]
+__all__ = ["PyExecute", "Print", "graph_print_text", "pynative_print_text"]
 
 
 class PyExecute(Primitive):
@@ -78,6 +79,14 @@ class Print(Primitive):
     side_effect = True
     differentiable = False
 
+    def __call__(self, *items):
+        """Outside a graph MindSpore prints at once, tensors as their repr, and returns None (observed)."""
+        if state.tracer is not None:
+            return super().__call__(*items)
+        for item in items:
+            print(pynative_print_text(item._data) if isinstance(item, Tensor) else item)
+        return None
+
     def infer(self, *items):
         return (), np.dtype(np.int32)
 
@@ -99,6 +108,18 @@ def graph_print_text(arr):
                            formatter={"float_kind": lambda v: f"{v: .8e}"})
     head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
     return head + ("\n" if arr.ndim > 1 else "") + body + ")"
+
+
+def pynative_print_text(arr):
+    """How ``ops.Print`` shows a tensor in PYNATIVE mode (MindSpore 2.10, observed on CPU): floats as
+    ``% .8e`` separated by ``", "``, ``value= [...]`` for one dimension, ``value=`` and a new line for more."""
+    arr = np.asarray(arr)
+    head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
+    if arr.ndim == 0:
+        return f"{head} {arr})"
+    body = np.array2string(arr, separator=", ", threshold=1000, formatter={"float_kind": lambda v: f"{v: .8e}"})
+    body = "\n".join(line for line in body.split("\n") if line.strip())  # no blank line between blocks
+    return head + ("\n" if arr.ndim > 1 else " ") + body + ")"
 
 
 F.register(globals(), __all__)

@@ -5,6 +5,7 @@ from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
 from mslab.ops.cumulative_ops import *
+from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
@@ -18,6 +19,7 @@ from mslab.ops.shape_ops import *
 from mslab.ops.slice_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
+from mslab.ops.status_ops import *
 from mslab.ops.unary_ops import *
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

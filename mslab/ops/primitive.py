@@ -30,12 +30,19 @@ class Primitive:
     ``lift_scalars`` (those arguments may be Python numbers, converted with MindSpore's promotion),
     and define compute / infer / bprop. ``side_effect = True`` marks ops such as Assign that write
     to a Parameter: passes never remove or merge them.
+
+    Mixed precision: inside a Cell set with ``to_float(float16)`` each primitive first casts its
+    floating-point tensor inputs (parameters included) to float16, as MindSpore 2.10's PYNATIVE mode does
+    (observed on CPU). Cast itself and ops with side effects (Assign to a Parameter) are left alone.
     """
 
     n_tensors = None
     lift_scalars = False
     side_effect = False
     differentiable = True
+    # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
+    # (BatchNorm: x, scale, bias, not the moving statistics it writes in place)
+    mixed_precision = True
 
     def __init__(self, **attrs):
         self.attrs = attrs
@@ -85,6 +92,11 @@ class Primitive:
 
     # ---- dispatch ---------------------------------------------------------------------------
     def __call__(self, *args):
+        mp = self.mixed_precision
+        if state.mixed_precision and mp and (mp is not True or not self.side_effect):
+            # before prepare: its dtype promotion would cast an input again, outside the per-call cache
+            n = len(args) if mp is True else mp
+            args = to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
         args = self.prepare(args)
         tracer = state.tracer
         if tracer is not None:
@@ -117,6 +129,43 @@ class Primitive:
         msg = f"{self.name}{cell_description()}: {text}\n  inputs: {shapes}"
         cls = OpTypeError if isinstance(exc, TypeError) else OpError
         return cls(msg)
+
+
+def to_mixed_precision(args, dtype, casts):
+    """``args`` with each floating-point Tensor cast to ``dtype`` (a numpy dtype); the rest unchanged.
+
+    ``casts`` remembers the casts made during this Cell call: a tensor used by several ops is cast once,
+    as MindSpore casts a Cell's inputs and parameters once, so their gradients add up before the cast
+    back (in float32, not float16).
+    """
+    out = []
+    for a in args:
+        if isinstance(a, Tensor) and a._np_dtype.kind == "f" and a._np_dtype != dtype:
+            hit = casts.get(id(a))
+            if hit is None or hit[0] is not a:
+                hit = casts[id(a)] = (a, F.cast(a, dtype))  # keeps ``a`` alive, so its id is not reused
+            a = hit[1]
+        out.append(a)
+    return tuple(out)
+
+
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+    """``@ops.constexpr``: a function MindSpore's GRAPH mode evaluates while compiling, on constant inputs
+    (shapes, dtypes, Python numbers), its result baked into the graph.
+
+    mslab traces by running Python, so such a function already runs at trace time on constants: the
+    decorator returns an object that calls ``fn`` (a class of such objects with ``get_instance=False``).
+    """
+    def decorate(func):
+        class ConstexprPrimitive:
+            __name__ = name or func.__name__
+
+            def __call__(self, *args):
+                return func(*args)
+
+        return ConstexprPrimitive() if get_instance else ConstexprPrimitive
+
+    return decorate if fn is None else decorate(fn)
 
 
 def _describe(t):

@@ -28,7 +28,10 @@ def _check_inputs(cell, args):
 def _run_construct(cell, args, kwargs):
     # Nothing may raise between the push and the ``try`` below: a Cell left on ``state.cells`` would
     # put itself into the scope of every later node (a RecursionError can strike anywhere).
+    precision = cell.__dict__.get("_mixed_precision_type")  # set by Cell.to_float
     state.cells.append(cell)
+    if precision is not None:
+        state.mixed_precision.append((precision, {}))  # the dtype, and each input's cast made once per call
     try:
         phase = getattr(cell, "_graph_phase", None)
         # While tracing, construct runs as the front end converted it (control flow on tensors -> nodes),
@@ -52,6 +55,8 @@ def _run_construct(cell, args, kwargs):
                 r.phase = p
     finally:
         state.cells.pop()
+        if precision is not None:
+            state.mixed_precision.pop()
 
 
 class _Construct:

@@ -348,3 +348,20 @@ class jit:
 def ms_function(fn=None, input_signature=None, **kwargs):
     """MindSpore 1.x's name for ``jit`` (``ms_function(fn, input_signature=None)``)."""
     return jit(fn, **kwargs)
+
+
+def jit_class(cls):
+    """Mark a user class so GRAPH mode may use its instances and methods (``@mindspore.jit_class``).
+
+    MindSpore's graph compiler needs the mark to read such an object's attributes and call its methods
+    inside ``construct``; mslab traces ``construct`` by running Python, which can use any object, so the
+    mark is recorded (``cls.__ms_class__``) and the class comes back unchanged. The checks and messages
+    are MindSpore 2.10's (observed on CPU).
+    """
+    if not isinstance(cls, type):
+        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
+    # A Cell is compiled through its construct already (mslab.nn.cell.Cell, found by name: nn is a layer above)
+    if any(k.__name__ == "Cell" and k.__module__ == "mslab.nn.cell" for k in cls.__mro__):
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: {cls}.")
+    cls.__ms_class__ = True
+    return cls

@@ -13,6 +13,7 @@ from mslab.train.callback import (
     RunContext,
     TimeMonitor,
 )
+from mslab.train.data_sink import data_sink
 from mslab.train.dataset_helper import DatasetHelper, connect_network_with_dataset
 from mslab.train.metrics import (
     F1,
@@ -33,6 +34,7 @@ from mslab.train.metrics import (
     names,
 )
 from mslab.train.model import Model
-from mslab.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from mslab.train.serialization import export, load_checkpoint, load_param_into_net, save_checkpoint
+from mslab.train.summary import SummaryRecord
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

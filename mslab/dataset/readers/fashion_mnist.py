@@ -2,11 +2,9 @@
 
 The folder holds ``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``, ``t10k-images-idx3-ubyte``
 and ``t10k-labels-idx1-ubyte`` (each may end in ``.gz``); rows are ``image`` (uint8, (28, 28, 1))
-and ``label`` (uint32). With ``usage="all"`` MindSpore 2.10 gives the test rows first, then the
-training rows (observed), and so does this class.
+and ``label`` (uint32). With ``usage="all"`` the test rows come first, then the training rows, as in
+MnistDataset (observed on MindSpore 2.10).
 """
-import os
-
 from mslab.dataset.readers.cifar import check_folder
 from mslab.dataset.sources import MnistDataset
 
@@ -20,5 +18,3 @@ class FashionMnistDataset(MnistDataset):
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__(check_folder(dataset_dir, self.op_name), usage, num_samples, num_parallel_workers, shuffle,
                          sampler, num_shards, shard_id, cache)
-        # t10k (test) files before train files, as MindSpore reads them
-        self.source.pairs.sort(key=lambda pair: not os.path.basename(pair[0]).startswith("t10k"))

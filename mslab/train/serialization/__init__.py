@@ -22,12 +22,13 @@ from mslab.core.errors import CheckpointError
 from mslab.core.tensor import Parameter
 from mslab.train.serialization._ckpt_format import read_ckpt, write_ckpt
 from mslab.train.serialization._entries import entries_of
+from mslab.train.serialization._export import export_path, export_text
 from mslab.train.serialization._into_net import load_param_into_net
 from mslab.train.serialization._safetensors_format import read_safetensors, write_safetensors
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError"]
+__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError", "export"]
 
 FORMATS = ("ckpt", "safetensors")
 # the temporary names _write_atomically gives: ".<file name>.<pid>.<random>.tmp"
@@ -194,3 +195,17 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     if net is not None:
         load_param_into_net(net, result, strict_load=strict_load)
     return result
+
+
+def export(net, *inputs, file_name, file_format, **kwargs):
+    """Write ``net``'s graph for ``inputs`` to ``file_name`` + ".mindir"/".onnx": mslab's IR as text
+    (mslab has no MindIR or ONNX writer; see ``_export``), atomically and read-only, as MindSpore's file."""
+    path = export_path(file_name, file_format)
+    text = export_text(net, inputs, file_format, path)
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o400)  # MindSpore 2.10 makes its export read-only (observed)
+
+    _write_atomically(path, write)

@@ -1,0 +1,45 @@
+"""What ``mindspore.export(net, *inputs, file_name, file_format)`` writes in mslab, and where.
+
+MindSpore 2.10 on CPU (observed): ``file_format="MINDIR"`` writes ``<file_name>.mindir`` and ``"ONNX"``
+writes ``<file_name>.onnx``, both protobuf files holding the compiled graph and its weights, made
+read-only (mode 0o400); ``"AIR"`` raises ValueError "Only support export file in 'AIR' format with
+Ascend backend."; any other format raises ValueError. ONNX also logs that it will move to
+``mindspore.onnx.export``.
+
+mslab has no MindIR or ONNX writer. It writes, under the same name, its own compiled graph as text
+(what ``print(mslab.trace(net, *inputs))`` shows, after a header saying so) and warns: MindSpore,
+MindSpore Lite and ONNX runtimes cannot load that file; a learner can read it.
+"""
+import warnings
+
+from mslab.core import log
+from mslab.runtime.compiled import trace
+
+__all__ = ["export_path", "export_text"]
+
+_FORMATS = ["AIR", "ONNX", "MINDIR"]
+_SUFFIX = {"MINDIR": ".mindir", "ONNX": ".onnx"}
+
+
+def export_path(file_name, file_format):
+    """The file MindSpore would write for ``file_name`` in ``file_format``, with MindSpore's errors."""
+    if file_format not in _FORMATS:
+        raise ValueError(f"For 'export', 'file_format' must be one of {_FORMATS}, but got {file_format}.")
+    if file_format == "AIR":
+        raise ValueError("Only support export file in 'AIR' format with Ascend backend.")
+    if not isinstance(file_name, str):
+        raise TypeError(f"For 'export', the argument 'file_name' must be str, but got {type(file_name)}.")
+    suffix = _SUFFIX[file_format]
+    return file_name if file_name.endswith(suffix) else file_name + suffix
+
+
+def export_text(net, inputs, file_format, path):
+    """mslab's compiled graph of ``net(*inputs)`` as text, with a header saying what the file is."""
+    if file_format == "ONNX":  # MindSpore 2.10's log line (observed)
+        log.warning("mindspore.export(file_format='ONNX') will be deleted, please use mindspore.onnx.export()")
+    graph = trace(net, *inputs)
+    warnings.warn(f"export: mslab wrote its own graph text to {path}, not MindSpore's {file_format} protobuf; "
+                  "MindSpore and other runtimes cannot load it", stacklevel=3)
+    return (f"# mslab graph export, format requested: {file_format}. This is mslab's IR as text (print(mslab.trace("
+            f"net, *inputs))), not MindSpore's {file_format} protobuf: MindSpore, MindSpore Lite and ONNX runtimes "
+            f"cannot load it.\n{graph}\n")
