@@ -4,13 +4,16 @@ from mslab.ops.array_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.cumulative_ops import *
+from mslab.ops.detection_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
+from mslab.ops.nms_ops import NMSWithMask
 from mslab.ops.nn_ops import *
 from mslab.ops.pool_ops import *
 from mslab.ops.reduce_ops import *
+from mslab.ops.roi_align_ops import ROIAlign
 from mslab.ops.shape_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
