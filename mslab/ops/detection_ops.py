@@ -5,8 +5,10 @@ computing what MindSpore 2.10's CPU kernel computes (NMSWithMask is in nms_ops, 
 A box is ``(x0, y0, x1, y1)``; BoundingBoxEncode, BoundingBoxDecode and IOU count pixels inclusively (a
 box from x0 = 0 to x1 = 9 is 10 wide: the "+1" convention).
 
-Gradients, as in MindSpore 2.10: IOU's are zeros; the others have no bprop, and a gradient that reaches one
-raises ``RuntimeError: Illegal primitive <name>'s bprop not defined``.
+Gradients, as in MindSpore 2.10: IOU's are zeros; BoundingBoxEncode and BoundingBoxDecode have no bprop,
+and a gradient that reaches one raises ``RuntimeError: Illegal primitive <name>'s bprop not defined``.
+MindSpore raises so for CheckValid and RandomChoiceWithMask too; in mslab no gradient flows through a Bool
+value (CheckValid's output, RandomChoiceWithMask's input), so there the gradient is zeros instead.
 """
 import warnings
 

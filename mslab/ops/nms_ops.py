@@ -86,7 +86,7 @@ class NMSMask(Primitive):
         h = np.maximum(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), t(0))
         area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
         inter = w * h
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(all="ignore"):  # Float16 sums of areas can overflow to inf
             overlaps = inter / (area[:, None] + area[None, :] - inter) > t(self.iou_threshold)
         n = len(boxes)
         keep = np.ones(n, np.bool_)

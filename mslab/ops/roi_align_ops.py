@@ -81,7 +81,8 @@ class _Regions:
 
 
 def _check(prim, features_shape, features_dtype, rois):
-    if features_dtype.type not in (np.float16, np.float32):
+    # Float64 too, which MindSpore's kernel rejects: the central-difference gradient checks need it
+    if features_dtype.type not in (np.float16, np.float32, np.float64):
         raise TypeError(f"{prim.name} needs Float16 or Float32 inputs, got {mstype.from_numpy(features_dtype)}")
     if rois.dtype != features_dtype:
         raise TypeError(f"{prim.name} needs features and rois of one dtype, got {mstype.from_numpy(features_dtype)} "
