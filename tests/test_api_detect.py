@@ -253,6 +253,7 @@ def test_random_choice_with_mask_errors():
         P.RandomChoiceWithMask(count=2.0)
     with pytest.raises(TypeError, match="needs a Bool input, got Float32"):               # rcwm_float_input
         P.RandomChoiceWithMask()(T(X))
+    assert P.RandomChoiceWithMask(count=3, seed=-1)(Tensor(X))[0].shape == (3, 2)   # "Other runs": no error
     for shape in ((), (1, 1, 1, 1, 1, 2)):                                               # rcwm_rank0, rcwm_rank6
         with pytest.raises(ValueError, match="rank must be between 1 and 5"):
             P.RandomChoiceWithMask()(Tensor(np.ones(shape, bool)))

@@ -49,6 +49,14 @@ def check_boxes(prim, name, v, n=None, cols=4):
         raise ValueError(f"{prim.name}: {name} must have shape ({rows}, {cols}), got {shape}")
 
 
+def box_pair(prim, anchor_box, name, other):
+    """Shape and dtype of an encode/decode: anchors (n, 4) and ``other`` (n, 4), both Float16 or Float32."""
+    check_dtypes(prim, FLOATS, anchor_box, other)
+    check_boxes(prim, "anchor_box", anchor_box)
+    check_boxes(prim, name, other, anchor_box.shape[0])
+    return tuple(anchor_box.shape), anchor_box.dtype
+
+
 def float_tuple(prim, name, value, length):
     """MindSpore's checks of a means / stds / max_shape attribute: a tuple, of floats, of ``length``."""
     if not isinstance(value, tuple):
@@ -95,10 +103,7 @@ class BoundingBoxEncode(Primitive):
                          stds=float_tuple("BoundingBoxEncode", "stds", stds, 4))
 
     def infer(self, anchor_box, groundtruth_box):
-        check_dtypes(self, FLOATS, anchor_box, groundtruth_box)
-        check_boxes(self, "anchor_box", anchor_box)
-        check_boxes(self, "groundtruth_box", groundtruth_box, anchor_box.shape[0])
-        return tuple(anchor_box.shape), anchor_box.dtype
+        return box_pair(self, anchor_box, "groundtruth_box", groundtruth_box)
 
     def compute(self, anchor_box, groundtruth_box):
         t = anchor_box.dtype.type
@@ -134,10 +139,7 @@ class BoundingBoxDecode(Primitive):
     def infer(self, anchor_box, deltas):
         if self.max_shape is None:
             raise ValueError("BoundingBoxDecode: max_shape is None; give the image size as a tuple (height, width)")
-        check_dtypes(self, FLOATS, anchor_box, deltas)
-        check_boxes(self, "anchor_box", anchor_box)
-        check_boxes(self, "deltas", deltas, anchor_box.shape[0])
-        return tuple(anchor_box.shape), anchor_box.dtype
+        return box_pair(self, anchor_box, "deltas", deltas)
 
     def compute(self, anchor_box, deltas):
         t = anchor_box.dtype.type
@@ -256,7 +258,8 @@ class RandomChoiceWithMask(Primitive):
         if count <= 0:
             raise ValueError(f"For 'RandomChoiceWithMask', the 'count' must be int and must > 0, but got '{count}'.")
         super().__init__(count=count, seed=seed, seed2=seed2)
-        self._rng = np.random.default_rng([seed, seed2]) if seed or seed2 else None
+        # MindSpore accepts negative seeds here; numpy's seeding takes their 64-bit two's complement
+        self._rng = np.random.default_rng([seed % 2**64, seed2 % 2**64]) if seed or seed2 else None
 
     def key(self):
         return (type(self), id(self))  # random: never merged with another call
