@@ -73,12 +73,13 @@ def float_tuple(prim, name, value, length):
 
 
 def _log(x):
-    """log rounded once to x's dtype, as C's logf (numpy's own float32 log can be an ulp away from it)."""
+    """log rounded once to x's dtype: nearer the kernel's than numpy's float32 log (1-ulp differences in 15
+    rather than 204 of 2000 encoded values, docs/mindspore_observed/detect.md)."""
     return np.log(x.astype(np.float64)).astype(x.dtype)
 
 
 def _exp(x):
-    """exp rounded once to x's dtype, as C's expf (which the kernel calls; numpy's float32 exp differs by an ulp)."""
+    """exp rounded once to x's dtype: 2000 decoded values equal MindSpore's (numpy's float32 exp: 142 an ulp off)."""
     return np.exp(x.astype(np.float64)).astype(x.dtype)
 
 
