@@ -1,11 +1,11 @@
 """Operators, as ``mindspore.ops``: primitive classes (``ops.ReLU()``) and functional forms (``ops.relu``).
 
 The engine's ops layer is one module per op family (math_ops, unary_ops, matmul_ops, array_ops, shape_ops,
-index_ops, scatter_ops, reduce_ops, cumulative_ops, sort_ops, special_ops, nn_ops, conv_ops, pool_ops), each
-holding its primitives (compute, infer and bprop side by side) and their functional forms; creation_ops,
-norm_ops, loss_ops, slice_ops and pad_ops hold functional forms composed of those primitives. This package's
-namespace is MindSpore's public API on top: it also offers ``GradOperation``, ``grad`` and ``value_and_grad`` from
-the autodiff layer above.
+index_ops, scatter_ops, reduce_ops, cumulative_ops, sort_ops, special_ops, nn_ops, conv_ops, pool_ops,
+batch_norm_ops, detection_ops, nms_ops, roi_align_ops), each holding its primitives (compute, infer and bprop
+side by side) and their functional forms; creation_ops, norm_ops, loss_ops, slice_ops and pad_ops hold
+functional forms composed of those primitives. This package's namespace is MindSpore's public API on top: it
+also offers ``GradOperation``, ``grad`` and ``value_and_grad`` from the autodiff layer above.
 """
 from mslab.autodiff.grad_operation import GradOperation, grad, value_and_grad
 from mslab.core import missing_names as _missing_names

@@ -10,6 +10,7 @@ from mslab.ops.composite_ops import partial
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
 from mslab.ops.cumulative_ops import *
+from mslab.ops.detection_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
