@@ -12,6 +12,7 @@ from mslab.autodiff import graph_syntax
 from mslab.autodiff.backprop import backprop
 from mslab.core import graph_mode, state
 from mslab.core.context import is_graph_mode
+from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.ir.tape import Tape
@@ -107,9 +108,10 @@ class GradFunction:
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
     def __call__(self, *args):
-        if state.tracer is None and is_graph_mode():
-            return graph_mode.run_compiled(self, self._compute, args)
-        return self._compute(*args)
+        with quiet_kernels():  # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings)
+            if state.tracer is None and is_graph_mode():
+                return graph_mode.run_compiled(self, self._compute, args)
+            return self._compute(*args)
 
     def _compute(self, *args):
         args, positions, weights, sens = self.rule.select(args, self.weights)

@@ -7,12 +7,14 @@
 array written in place while it is open, so that a step that fails part-way can put them back.
 ``mixed_precision``: ``(dtype, casts made)`` for each running Cell set with ``Cell.to_float`` (innermost
 last): primitives cast their floating-point inputs to the last one's dtype.
+``kernels_quiet``: True while numpy's floating-point warnings are off for mslab's kernels (``fp_warnings``).
 """
 tracer = None
 tapes = []
 cells = []
 journals = []
 mixed_precision = []
+kernels_quiet = False
 
 
 def before_write(array):

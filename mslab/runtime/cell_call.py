@@ -13,6 +13,7 @@ from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.core import state
 from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
+from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.runtime.compiled import cache_of, input_names
@@ -103,11 +104,10 @@ def call_cell(cell, args, kwargs):
     _check_inputs(cell, args)
     outermost = not state.cells
     try:
-        if is_graph_mode() and not kwargs:
-            return compile_call(cell, args).run(args)
-        if outermost and any(t.shows_calls for t in state.tapes):
-            return _record_call(cell, args, kwargs)
-        return _run_construct(cell, args, kwargs)
+        if outermost:  # the whole call computes without numpy's floating-point warnings (core/fp_warnings)
+            with quiet_kernels():
+                return _call_here(cell, args, kwargs, outermost)
+        return _call_here(cell, args, kwargs, outermost)
     except RecursionError as e:
         if not outermost or isinstance(e, CellNestingError):
             raise
@@ -118,6 +118,14 @@ def call_cell(cell, args, kwargs):
             raise
         raise TypeError(f"{type(cell).__name__}: {why} ({type(e).__name__}: {e})") from e
 
+
+def _call_here(cell, args, kwargs, outermost):
+    """A top-level (not traced) call: compiled in GRAPH mode, construct run eagerly in PYNATIVE mode."""
+    if is_graph_mode() and not kwargs:
+        return compile_call(cell, args).run(args)
+    if outermost and any(t.shows_calls for t in state.tapes):
+        return _record_call(cell, args, kwargs)
+    return _run_construct(cell, args, kwargs)
 
 def _record_call(cell, args, kwargs):
     """An outermost PYNATIVE call under ``mslab.record()``: name the tape's inputs, mark its outputs."""
@@ -143,3 +151,4 @@ def compiled_graphs(cell):
     """The graphs compiled for this Cell so far (one per input signature)."""
     cache = cell.__dict__.get("_compile_cache")
     return [e.compiled.graph for es in cache.graphs.values() for e in es] if cache else []
+

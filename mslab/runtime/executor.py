@@ -25,6 +25,7 @@ import numpy as np
 
 from mslab.autodiff.control_flow import If, While
 from mslab.core.errors import ExecutionError
+from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Value
 
@@ -202,7 +203,8 @@ class Executor:
         if len(arrays) != len(self.input_slots):
             raise TypeError(f"graph {self.graph.name} takes {len(self.input_slots)} tensor inputs, got {len(arrays)}")
         try:
-            outs = self._run(*arrays, *[p._data for _, p in self.param_slots])
+            with quiet_kernels():  # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings)
+                outs = self._run(*arrays, *[p._data for _, p in self.param_slots])
         except Exception as e:
             raise self._run_error(e) from None
         # numpy ufuncs turn 0-d results into numpy scalars; callers get arrays, as in PYNATIVE.
@@ -244,7 +246,8 @@ class Executor:
                 if into_subgraphs and isinstance(node.prim, _STEPPABLE):
                     env[out] = yield from self._step_into(node, args)
                 else:
-                    env[out] = fn(*args)
+                    with quiet_kernels():  # per node: a generator must not hold numpy's error state across yields
+                        env[out] = fn(*args)
             except Exception as e:
                 raise self._error(node, e, args) from None
             yield node, values
