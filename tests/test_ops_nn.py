@@ -158,6 +158,22 @@ def test_conv2d_backprop_kernels_grad(case):
     check_grad(lambda d, xx: bpf(d, xx, w.shape), dout, x)
 
 
+@SET
+@given(conv_case())
+def test_conv2d_transpose_grad_and_modes(case):
+    """Conv2DTranspose is Conv2DBackpropInput used forwards: same values, its gradients, GRAPH == PYNATIVE."""
+    conv = make_conv(case)
+    x, w = case["x"], case["w"]
+    dout = rnd(*conv(Tensor(x), Tensor(w)).shape, seed=7)
+    a = case
+    ct = ops.Conv2DTranspose(w.shape[0], a["k"], pad_mode=a["pad_mode"], pad=a["pad"], stride=a["s"], dilation=a["d"])
+    bpi = conv._sibling(conv_ops.Conv2DBackpropInput)
+    np.testing.assert_array_equal(ct(Tensor(dout), Tensor(w), x.shape).asnumpy(),
+                                  bpi(Tensor(dout), Tensor(w), x.shape).asnumpy())
+    check_grad(lambda d, ww: ct(d, ww, x.shape), dout, w)
+    check_modes(lambda d, ww: ct(d, ww, x.shape), Tensor(dout.astype(np.float32)), Tensor(w.astype(np.float32)))
+
+
 def test_conv2d_backward_graph_has_kernel_nodes():
     conv = ops.Conv2D(4, 3, pad_mode="same")
     x, w = Tensor(rnd(2, 3, 6, 6, dtype=np.float32)), Tensor(rnd(4, 3, 3, 3, dtype=np.float32))

@@ -17,6 +17,7 @@ from mslab.nn.layer.activation import (
 )
 from mslab.nn.layer.basic import ClipByNorm, Dense, Dropout, Flatten
 from mslab.nn.layer.conv import Conv1d, Conv2d
+from mslab.nn.layer.conv_transpose import Conv1dTranspose, Conv2dTranspose
 from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import LayerNorm
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d
@@ -28,4 +29,5 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
-           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad"]
+           "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad",
+           "Conv2dTranspose", "Conv1dTranspose"]

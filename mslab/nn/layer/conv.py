@@ -67,7 +67,7 @@ class Conv2d(Cell):
         self.data_format = data_format
         self.has_bias = bool(has_bias)
         self.weight_init, self.bias_init = weight_init, bias_init
-        shape = (out_channels, in_channels // group) + self.kernel_size
+        shape = self._weight_shape()
         if isinstance(weight_init, Tensor) and tuple(weight_init.shape) != shape:
             raise ValueError(f"For '{name}', weight_init shape {tuple(weight_init.shape)} must be {shape}")
         self.weight = Parameter(initializer(HeUniform(math.sqrt(5)) if weight_init is None else weight_init,
@@ -77,6 +77,9 @@ class Conv2d(Cell):
             if bias_init is None:
                 bias_init = Uniform(1 / math.sqrt(_calculate_fan_in_and_fan_out(shape)[0]))
             self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
+
+    def _weight_shape(self):
+        return (self.out_channels, self.in_channels // self.group) + self.kernel_size
 
     def construct(self, x):
         out = F.conv2d(x, self.weight, stride=self.stride, pad_mode=self.pad_mode, padding=self.padding,
