@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F
 
-__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm"]
+__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm", "Identity", "OneHot"]
 
 
 def _check_int(value, name, cls_name, minimum=1):
@@ -171,3 +171,32 @@ class ClipByNorm(Cell):
         l2norm = F.select(positive, F.sqrt(F.select(positive, l2sum, F.ones_like(l2sum))), l2sum)
         clip_norm = F.cast(clip_norm, x.dtype) if isinstance(clip_norm, Tensor) else clip_norm
         return F.div(F.mul(x, clip_norm), F.maximum(l2norm, clip_norm))
+
+
+class Identity(Cell):
+    """Returns its input unchanged (``mindspore.nn.Identity``); any constructor arguments are ignored."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, input):  # noqa: A002 - MindSpore's argument name
+        return input
+
+
+class OneHot(Cell):
+    """One-hot encoding as a layer (``mindspore.nn.OneHot``, deprecated there for ``ops.one_hot``).
+
+    ``OneHot(axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=float32)(indices)``: a new axis of
+    length ``depth`` at ``axis``, on_value where it equals the index, off_value elsewhere (also for
+    indices outside [0, depth)), in ``dtype``.
+    """
+
+    def __init__(self, axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=mstype.float32):
+        super().__init__()
+        self.axis, self.depth, self.dtype = axis, depth, dtype
+        self.on_value, self.off_value = on_value, off_value
+
+    def construct(self, indices):
+        on = F.cast(Tensor(self.on_value), self.dtype)
+        off = F.cast(Tensor(self.off_value), self.dtype)
+        return F.one_hot(indices, self.depth, on, off, self.axis)

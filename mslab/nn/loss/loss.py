@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
 __all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss", "SmoothL1Loss",
-           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss"]
+           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss", "MAELoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -43,6 +43,10 @@ class LossBase(Cell):
         raise NotImplementedError(f"{type(self).__name__} must define construct(logits, labels)")
 
 
+class _Loss(LossBase):
+    """MindSpore's old name for LossBase (``mindspore.nn.loss.loss._Loss``, deprecated since 1.3): same API."""
+
+
 def _check_same_shape(cls_name, logits, labels):
     if tuple(logits.shape) != tuple(labels.shape):
         raise ValueError(f"For '{cls_name}', logits shape {tuple(logits.shape)} and labels shape "
@@ -61,6 +65,10 @@ class L1Loss(LossBase):
 
     def construct(self, logits, labels):
         return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class MAELoss(L1Loss):
+    """Mean absolute error (``mindspore.nn.MAELoss``): the same as L1Loss, |logits - labels| reduced."""
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
