@@ -157,3 +157,35 @@ def test_group_norm_errors():  # observed on MindSpore 2.10 CPU: these kinds and
         nn.GroupNorm(2, 4, 1)
     with pytest.raises(ValueError, match="num_channels=6"):  # MindSpore: ValueError from its shape inference
         nn.GroupNorm(2, 6)(Tensor(np.ones((2, 4, 3), np.float32)))
+
+
+def test_lamb_builds_but_cannot_step_on_cpu():
+    """MindSpore 2.10 CPU: Lamb builds; a step raises RuntimeError "Unsupported op [Lamb] on CPU", writing nothing."""
+    w = ms.Parameter(T([1.0, -2.0, 3.0]), name="w")
+    gamma = ms.Parameter(T([0.0, 0.0]), name="ln.gamma")
+    opt = nn.Lamb([w, gamma], learning_rate=0.5, beta1=0.8, beta2=0.9, eps=1e-4, weight_decay=0.1)
+    assert nn.optim.Lamb is nn.Lamb and opt.decay_flags == (True, False)
+    assert [p.name for p in opt.get_parameters()] == ["global_step", "learning_rate", "w", "ln.gamma", "lamb_m.w",
+                                                      "lamb_m.ln.gamma", "lamb_v.w", "lamb_v.ln.gamma"]
+    with pytest.raises(RuntimeError, match=r"Unsupported op \[Lamb\] on CPU"):
+        opt((T([0.1, 0.2, -0.3]), T([1.0, -1.0])))
+    assert w.asnumpy().tolist() == [1, -2, 3] and opt.global_step.asnumpy().tolist() == [0]
+    net = nn.Dense(3, 1)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Lamb(net.trainable_params(), 0.1))
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            with pytest.raises(RuntimeError, match=r"Unsupported op \[Lamb\] on CPU"):
+                step(T([[1.0, 2.0, 3.0]]), T([[1.0]]))
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("kwargs,error,match", [  # observed on MindSpore 2.10 CPU
+    (dict(beta1=1.0), ValueError, r"For 'Lamb', the 'beta1' must be in range of \(0.0, 1.0\), but got 1.0"),
+    (dict(eps=0.0), ValueError, "For 'Lamb', the 'eps' must be float and must > 0"),
+    (dict(beta2=1), TypeError, "For 'Lamb', the type of 'beta2' should be 'float', but got type 'int'."),
+])
+def test_lamb_errors(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        nn.Lamb([ms.Parameter(T([1.0]), name="w")], 0.1, **kwargs)
