@@ -1,5 +1,6 @@
 """Neural-network building blocks, as ``mindspore.nn``: Cell, layers, losses, optimizers, wrappers."""
 from mslab.core import missing_names as _missing_names
+from mslab.nn import utils
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
@@ -22,11 +23,14 @@ from mslab.nn.layer import (
                              HSigmoid,
                              HSwish,
                              Identity,
+                             InstanceNorm2d,
                              LayerNorm,
                              LeakyReLU,
                              LogSoftmax,
                              MatMul,
+                             MaxPool1d,
                              MaxPool2d,
+                             Norm,
                              OneHot,
                              Pad,
                              PReLU,

@@ -1,4 +1,4 @@
-"""Math layers, as ``mindspore.nn`` (``mindspore.nn.layer.math``): MatMul and Range, both deprecated there."""
+"""Math layers, as ``mindspore.nn``: MatMul, Range and Norm (all three deprecated in MindSpore 2.10)."""
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -6,7 +6,7 @@ from mslab.core.tensor import Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
-__all__ = ["MatMul", "Range"]
+__all__ = ["MatMul", "Range", "Norm"]
 
 
 class MatMul(Cell):
@@ -60,3 +60,28 @@ class Range(Cell):
 
     def construct(self):
         return self.result_tensor
+
+
+class Norm(Cell):
+    """The L2 norm ``sqrt(sum(x^2))`` over ``axis`` (``mindspore.nn.Norm``; ``()`` = every axis).
+
+    Without ``keep_dims`` the reduced axes are squeezed away (with ``axis=()`` every axis of length 1,
+    as MindSpore's Squeeze(())). At x = 0 the gradient is 0 / 0, as in MindSpore.
+    """
+
+    def __init__(self, axis=(), keep_dims=False):
+        super().__init__()
+        if not isinstance(keep_dims, bool):
+            raise TypeError(f"For 'Norm', the type of 'keep_dims' should be 'bool', but got type "
+                            f"'{type(keep_dims).__name__}'.")
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def construct(self, x):
+        x = F.sqrt(F.reduce_sum(F.square(x), self.axis, True))
+        if not self.keep_dims:
+            axis = self.axis if isinstance(self.axis, tuple) else (self.axis,)
+            x = F.squeeze(x, axis)
+        return x
+
+    def extend_repr(self):
+        return f"axis={self.axis}, keep_dims={self.keep_dims}"

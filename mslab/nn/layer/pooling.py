@@ -1,9 +1,9 @@
-"""Pooling layers, as ``mindspore.nn``: MaxPool2d and AvgPool2d over (N, C, H, W) inputs."""
+"""Pooling layers, as ``mindspore.nn``: MaxPool2d and AvgPool2d over (N, C, H, W) inputs, MaxPool1d over (N, C, L)."""
 from mslab.nn.cell import Cell
 from mslab.nn.layer.conv import _pair
 from mslab.ops import functional as F
 
-__all__ = ["MaxPool2d", "AvgPool2d"]
+__all__ = ["MaxPool2d", "AvgPool2d", "MaxPool1d"]
 
 
 class _Pool2d(Cell):
@@ -50,3 +50,35 @@ class AvgPool2d(_Pool2d):
     """Mean over each ``kernel_size`` window, moving by ``stride`` (``mindspore.nn.AvgPool2d``)."""
 
     _fn = staticmethod(F.avg_pool2d)
+
+
+class MaxPool1d(MaxPool2d):
+    """Maximum over each ``kernel_size`` window of an (N, C, L) or (C, L) input (``mindspore.nn.MaxPool1d``).
+
+    As MindSpore, a MaxPool2d with kernel (1, kernel_size) over (N, C, 1, L). pad_mode "valid" or
+    "same"; MindSpore's pad_mode="pad" (padding, dilation, return_indices, ceil_mode) runs a 3-D
+    argmax pooling that mslab does not implement.
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        for arg, value in (("kernel_size", kernel_size), ("stride", stride)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"For 'MaxPool1d', the '{arg}' must be int and must >= 1, but got {value!r}.")
+        if str(pad_mode).upper() == "PAD":
+            raise ValueError("For 'MaxPool1d', pad_mode='pad' (MindSpore's MaxPool3DWithArgmax path) is not "
+                             "implemented in mslab; use pad_mode 'valid' or 'same'")
+        if padding != 0 or dilation != 1 or return_indices or ceil_mode:
+            raise ValueError(f"For MaxPool1d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' "
+                             f"can not be set to non-default value when pad_mode is not 'pad', but got "
+                             f"pad_mode:{pad_mode}.")
+        super().__init__((1, kernel_size), (1, stride), pad_mode)
+
+    def construct(self, x):
+        unbatched = len(x.shape) == 2
+        if unbatched:
+            x = F.expand_dims(x, 0)
+        if len(x.shape) != 3:
+            raise ValueError(f"For 'MaxPool1d', the input must be (N, C, L) or (C, L), got shape {tuple(x.shape)}")
+        out = F.squeeze(super().construct(F.expand_dims(x, 2)), 2)
+        return F.squeeze(out, 0) if unbatched else out

@@ -1,0 +1,101 @@
+"""issue 19 nn names used in 3-4 public files: Norm, MaxPool1d, DiceLoss, InstanceNorm2d (not on CPU) and
+nn.optim.optimizer.opt_init_args_register, against MindSpore 2.10 CPU (docs/mindspore_observed/nnlayers.md)."""
+import numpy as np
+import pytest
+
+import mslab as ms
+from mslab import nn
+from mslab.common.tensor import Parameter, Tensor
+from mslab.nn.optim.optimizer import opt_init_args_register
+from mslab.testing import check_grad, check_modes
+
+X = Tensor(np.array([[[3.0, -4.0, 1.0], [0.0, 2.0, -2.0]]], np.float32))
+X1 = Tensor(np.sin(np.arange(2 * 3 * 7, dtype=np.float32)).reshape(2, 3, 7))
+
+
+@pytest.mark.parametrize("kwargs,text,shape,values", [  # observed on MindSpore 2.10 CPU
+    (dict(), "Norm(axis=(), keep_dims=False)", (), 5.8309517),
+    (dict(axis=1), "Norm(axis=1, keep_dims=False)", (1, 3), [[3.0, 4.472136, 2.236068]]),
+    (dict(axis=(0, 2), keep_dims=True), "Norm(axis=(0, 2), keep_dims=True)", (1, 2, 1), [[[5.0990195], [2.828427]]]),
+    (dict(axis=-1), "Norm(axis=-1, keep_dims=False)", (1, 2), [[5.0990195, 2.828427]]),
+])
+def test_norm(kwargs, text, shape, values):
+    n = nn.Norm(**kwargs)
+    assert repr(n) == text and n(X).shape == shape
+    np.testing.assert_allclose(n(X).asnumpy(), values, rtol=1e-6)
+    check_modes(n, X)
+
+
+def test_norm_gradient():
+    g = ms.grad(lambda a: nn.Norm(axis=2)(a).sum())(X)
+    np.testing.assert_allclose(g.asnumpy(), [[[0.5883484, -0.78446454, 0.19611613],  # MindSpore 2.10 CPU
+                                              [0.0, 0.70710677, -0.70710677]]], rtol=1e-6)
+    check_grad(nn.Norm(axis=(0, 2)), X.asnumpy())
+
+
+@pytest.mark.parametrize("kwargs,text,shape,row", [  # observed on MindSpore 2.10 CPU
+    (dict(kernel_size=3, stride=2), "MaxPool1d(kernel_size=(1, 3), stride=(1, 2), pad_mode=VALID)", (2, 3, 3),
+     [-0.42818266, 0.96379536, 0.96379536]),
+    (dict(kernel_size=2, stride=2, pad_mode="same"), "MaxPool1d(kernel_size=(1, 2), stride=(1, 2), pad_mode=SAME)",
+     (2, 3, 4), [-0.42818266, 0.29636857, 0.96379536, -0.15862267]),
+    (dict(kernel_size=3, stride=1, pad_mode="same"), "MaxPool1d(kernel_size=(1, 3), stride=(1, 1), pad_mode=SAME)",
+     (2, 3, 7), [-0.42818266, -0.42818266, 0.29636857, 0.96379536, 0.96379536, 0.96379536, 0.7451132]),
+])
+def test_max_pool1d(kwargs, text, shape, row):
+    m = nn.MaxPool1d(**kwargs)
+    assert repr(m) == text and m(X1).shape == shape
+    np.testing.assert_allclose(m(X1).asnumpy()[1, 2], row, rtol=1e-6)
+    check_modes(m, X1)
+
+
+def test_max_pool1d_unbatched_gradient_and_errors():
+    assert nn.MaxPool1d(2, 2)(Tensor(np.arange(6, dtype=np.float32).reshape(1, 6))).asnumpy().tolist() == [[1, 3, 5]]
+    g = ms.grad(lambda a: (nn.MaxPool1d(3, 2)(a) ** 2).sum())(X1)
+    np.testing.assert_allclose(g.asnumpy()[0, 0], [0, 0, 3.6371896, 0, 0, 0, -0.558831], rtol=1e-6)  # MindSpore
+    with pytest.raises(ValueError, match="can not be set to non-default value when pad_mode is not 'pad'"):
+        nn.MaxPool1d(2, 2, padding=1)
+    with pytest.raises(ValueError, match="not implemented in mslab"):
+        nn.MaxPool1d(2, 2, pad_mode="pad")
+
+
+P_ = Tensor(np.array([[0.1, 0.9], [0.7, 0.2]], np.float32))
+L_ = Tensor(np.array([[0.0, 1.0], [1.0, 0.0]], np.float32))
+
+
+def test_dice_loss():
+    d = nn.DiceLoss(smooth=1e-5)  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(float(d(P_, L_)), 0.044779003, rtol=1e-5)
+    np.testing.assert_allclose(float(nn.DiceLoss()(P_, P_)), 3.695488e-06, rtol=1e-3)
+    np.testing.assert_allclose(ms.grad(lambda a: d(a, L_))(P_).asnumpy(),
+                               [[0.05702795, -0.08376163], [-0.19781753, 0.11405589]], rtol=1e-5)
+    with pytest.raises(ValueError, match=r"the 'logits_shape' should be = label_shape: \(2, 3\), but got \(2, 2\)"):
+        d(P_, Tensor(np.ones((2, 3), np.float32)))
+    check_grad(lambda a: nn.DiceLoss()(a, L_), P_.asnumpy())
+    check_modes(d, P_, L_)
+
+
+def test_instance_norm2d_builds_but_cannot_run_on_cpu():
+    inn = nn.InstanceNorm2d(2)
+    assert [p.name for p in inn.get_parameters()] == ["mean", "variance", "gamma", "beta"]
+    with pytest.raises(RuntimeError, match=r"Unsupported op \[InstanceNorm\] on CPU"):  # MindSpore 2.10 CPU
+        inn(Tensor(np.ones((2, 2, 2, 3), np.float32)))
+
+
+class MyOpt(nn.Optimizer):
+    @opt_init_args_register
+    def __init__(self, params, learning_rate=0.1, momentum=0.9, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        self.momentum = momentum
+
+    def construct(self, grads):
+        return grads
+
+
+def test_opt_init_args_register():
+    w = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+    o = MyOpt([w], learning_rate=Tensor(np.array(0.5, np.float32)))  # observed on MindSpore 2.10 CPU
+    assert o.init_params == {"params": [w]} and o.init_learning_rate == 0.5
+    assert o.init_args == {"momentum": 0.9, "weight_decay": 0.0}
+    o = MyOpt([w], momentum=0.5)
+    assert o.init_params["params"][0].name == "w" and o.init_learning_rate == 0.1
+    assert o.init_args == {"momentum": 0.5, "weight_decay": 0.0} and o.momentum == 0.5
