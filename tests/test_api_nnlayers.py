@@ -125,3 +125,13 @@ def test_conv2d_transpose_grad_and_modes(pad_mode, padding, group):
     check_grad(net, x)
     check_modes(net, Tensor(x))
     check_modes(ms.grad(lambda a: (net(a) ** 2).sum()), Tensor(x))
+
+
+def test_conv1d_takes_a_3d_weight_init_as_mindspore():
+    w = Tensor(np.arange(12, dtype=np.float32).reshape(3, 2, 2) / 10)
+    c = nn.Conv1d(2, 3, 2, pad_mode="valid", weight_init=w)
+    assert c.weight.shape == (3, 2, 1, 2)  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(c(Tensor(np.ones((1, 2, 4), np.float32))).asnumpy(),
+                               [[[0.6] * 3, [2.2] * 3, [3.8000002] * 3]], rtol=1e-6)
+    with pytest.raises(ValueError, match="For 'Conv1d'.*weight_init"):  # MindSpore: ValueError, must = 3
+        nn.Conv1d(2, 3, 2, weight_init=Tensor(np.ones((3, 2, 1, 2), np.float32)))

@@ -100,20 +100,36 @@ class Conv1d(Conv2d):
     """1-D convolution over an (N, C, L) input (``mindspore.nn.Conv1d``).
 
     As MindSpore, it is a Conv2d over (N, C, 1, L): the weight has shape (out_channels, in_channels //
-    group, 1, kernel_size), and ``padding`` p pads the length only ((0, 0, p, p) in the repr).
+    group, 1, kernel_size) (a 3-D ``weight_init`` tensor gets the axis of 1), and ``padding`` p pads the
+    length only ((0, 0, p, p) in the repr).
     """
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
-        name = type(self).__name__
-        for arg, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation),
-                           ("padding", padding)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"For '{name}', '{arg}' must be an int, got {value!r}")
+        weight_init = _conv1d_args(type(self).__name__, kernel_size, stride, dilation, padding, weight_init)
         super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, (0, 0, padding, padding),
                          (1, dilation), group, has_bias, weight_init, bias_init, "NCHW", dtype)
 
     def construct(self, x):
-        if len(x.shape) != 3:
-            raise ValueError(f"For 'Conv1d', the input must be (N, C, L), got shape {tuple(x.shape)}")
-        return F.squeeze(super().construct(F.expand_dims(x, 2)), 2)
+        return _over_length(self, super().construct, x)
+
+
+def _conv1d_args(name, kernel_size, stride, dilation, padding, weight_init):
+    """Check a 1-D layer's int arguments; a 3-D ``weight_init`` tensor gets the axis of 1 (as MindSpore)."""
+    for arg, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation),
+                       ("padding", padding)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"For '{name}', '{arg}' must be an int, got {value!r}")
+    if isinstance(weight_init, Tensor):
+        if len(weight_init.shape) != 3:
+            raise ValueError(f"For '{name}', a weight_init tensor must be 3-D (channels, channels, kernel_size), "
+                             f"got shape {tuple(weight_init.shape)}")
+        weight_init = F.expand_dims(weight_init, 2)
+    return weight_init
+
+
+def _over_length(cell, construct_2d, x):
+    """Run a 2-D layer's construct on (N, C, L) as (N, C, 1, L) and drop the axis of 1 again."""
+    if len(x.shape) != 3:
+        raise ValueError(f"For '{type(cell).__name__}', the input must be (N, C, L), got shape {tuple(x.shape)}")
+    return F.squeeze(construct_2d(F.expand_dims(x, 2)), 2)

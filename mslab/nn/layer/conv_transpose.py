@@ -9,8 +9,7 @@ MindSpore it is the primitive Conv2DTranspose (= Conv2DBackpropInput) asked for 
 with k_eff = dilation * (k - 1) + 1: the size of the convolution input whose output is H.
 """
 from mslab.core import dtype as mstype
-from mslab.core.tensor import Tensor
-from mslab.nn.layer.conv import Conv2d
+from mslab.nn.layer.conv import Conv2d, _conv1d_args, _over_length
 from mslab.nn.layer.padding import Pad
 from mslab.ops import conv_ops
 from mslab.ops import functional as F
@@ -105,20 +104,9 @@ class Conv1dTranspose(Conv2dTranspose):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
-        name = type(self).__name__
-        for arg, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation),
-                           ("padding", padding)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"For '{name}', '{arg}' must be an int, got {value!r}")
-        if isinstance(weight_init, Tensor):
-            if len(weight_init.shape) != 3:
-                raise ValueError(f"For '{name}', a weight_init tensor must be 3-D (in_channels, out_channels, "
-                                 f"kernel_size), got shape {tuple(weight_init.shape)}")
-            weight_init = F.expand_dims(weight_init, 2)
+        weight_init = _conv1d_args(type(self).__name__, kernel_size, stride, dilation, padding, weight_init)
         super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode, (0, 0, padding, padding),
                          0, (1, dilation), group, has_bias, weight_init, bias_init, dtype)
 
     def construct(self, x):
-        if len(x.shape) != 3:
-            raise ValueError(f"For '{type(self).__name__}', the input must be (N, C, L), got shape {tuple(x.shape)}")
-        return F.squeeze(super().construct(F.expand_dims(x, 2)), 2)
+        return _over_length(self, super().construct, x)
