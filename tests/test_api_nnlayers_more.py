@@ -99,3 +99,28 @@ def test_opt_init_args_register():
     o = MyOpt([w], momentum=0.5)
     assert o.init_params["params"][0].name == "w" and o.init_learning_rate == 0.1
     assert o.init_args == {"momentum": 0.5, "weight_decay": 0.0} and o.momentum == 0.5
+
+
+def test_lstm_cell():
+    cell = nn.LSTMCell(3, 2)
+    assert [(p.name, p.shape) for p in cell.get_parameters()] == [  # observed on MindSpore 2.10 CPU
+        ("weight_ih", (8, 3)), ("weight_hh", (8, 2)), ("bias_ih", (8,)), ("bias_hh", (8,))]
+    for i, p in enumerate(cell.get_parameters()):
+        p.set_data(Tensor(np.cos(np.arange(np.prod(p.shape), dtype=np.float32) + i).reshape(p.shape) / 2))
+    x = Tensor(np.sin(np.arange(6, dtype=np.float32)).reshape(2, 3))
+    h = Tensor(np.array([[0.1, -0.2], [0.3, 0.0]], np.float32))
+    c = Tensor(np.array([[0.5, 0.5], [-1.0, 0.2]], np.float32))
+    hy, cy = cell(x, (h, c))  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(hy.asnumpy(), [[0.26635164, 0.03781585], [-0.08293365, 0.12639911]], rtol=1e-5)
+    np.testing.assert_allclose(cy.asnumpy(), [[0.55757827, 0.20688927], [-0.29865554, 0.32476228]], rtol=1e-5)
+    (gx, gh), gw = ms.grad(lambda a, hh, cc: (cell(a, (hh, cc))[0] * cell(a, (hh, cc))[1]).sum(), (0, 1),
+                           cell.trainable_params())(x, h, c)
+    np.testing.assert_allclose(gx.asnumpy(), [[0.10727962, 0.08793206, -0.01225983],
+                                              [-0.04590981, -0.04969018, -0.00778563]], rtol=1e-5)
+    np.testing.assert_allclose(gh.asnumpy(), [[0.05105141, 0.00213092], [0.01232034, 0.03925287]], rtol=1e-5)
+    np.testing.assert_allclose(gw[0].asnumpy()[:2], [[-0.00186879, 0.09141136, 0.10064833],
+                                                     [0.00442669, -0.02750462, -0.03414831]], rtol=1e-5)
+    assert [p.name for p in nn.LSTMCell(3, 2, has_bias=False).get_parameters()] == ["weight_ih", "weight_hh"]
+    with pytest.raises(TypeError, match="the length of 'hx' must be '2', but got '1'"):
+        cell(x, (h,))
+    check_modes(lambda a, hh, cc: cell(a, (hh, cc)), x, h, c)

@@ -27,6 +27,7 @@ from mslab.nn.layer import (
                              LayerNorm,
                              LeakyReLU,
                              LogSoftmax,
+                             LSTMCell,
                              MatMul,
                              MaxPool1d,
                              MaxPool2d,

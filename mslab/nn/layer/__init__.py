@@ -27,7 +27,7 @@ from mslab.nn.layer.math import MatMul, Norm, Range
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
 from mslab.nn.layer.padding import Pad
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool1d, MaxPool2d
-from mslab.nn.layer.rnn import LSTM
+from mslab.nn.layer.rnn import LSTM, LSTMCell
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
@@ -35,4 +35,5 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftm
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
            "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad",
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",
-           "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d"]
+           "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
+           "LSTMCell"]

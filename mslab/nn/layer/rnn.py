@@ -1,4 +1,4 @@
-"""The LSTM layer, as ``mindspore.nn.LSTM`` (gates in MindSpore's order i, f, g, o).
+"""The LSTM layer and a single LSTM step, as ``mindspore.nn.LSTM`` and ``nn.LSTMCell`` (gates i, f, g, o).
 
 For each time step t, layer and direction, with x_t the input (or the layer below's output)::
 
@@ -12,13 +12,25 @@ each layer over the reversed sequence and concatenates both directions' outputs 
 """
 import math
 
+import numpy as np
+
 from mslab.core import dtype as mstype
 from mslab.core.initializer import Uniform
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
-__all__ = ["LSTM"]
+__all__ = ["LSTM", "LSTMCell"]
+
+
+def _lstm_step(x_t, h, c, w_ih, w_hh, b_ih, b_hh):
+    """One LSTM step: (h_t, c_t) from x_t and (h_{t-1}, c_{t-1}) (see the module docstring)."""
+    z = F.add(F.matmul(x_t, w_ih, False, True), F.matmul(h, w_hh, False, True))
+    if b_ih is not None:
+        z = F.add(z, F.add(b_ih, b_hh))
+    i, f, g, o = F.split(z, w_hh.shape[1], 1)
+    c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
+    return F.mul(F.sigmoid(o), F.tanh(c)), c
 
 
 class LSTM(Cell):
@@ -57,13 +69,8 @@ class LSTM(Cell):
                 setattr(self, kind + s, Parameter(initializer(init, shape, dtype), name=kind + s))
 
     def _cell(self, x_t, h, c, s):
-        z = F.add(F.matmul(x_t, getattr(self, "weight_ih" + s), False, True),
-                  F.matmul(h, getattr(self, "weight_hh" + s), False, True))
-        if self.has_bias:
-            z = F.add(z, F.add(getattr(self, "bias_ih" + s), getattr(self, "bias_hh" + s)))
-        i, f, g, o = F.split(z, self.hidden_size, 1)
-        c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
-        return F.mul(F.sigmoid(o), F.tanh(c)), c
+        biases = (getattr(self, "bias_ih" + s), getattr(self, "bias_hh" + s)) if self.has_bias else (None, None)
+        return _lstm_step(x_t, h, c, getattr(self, "weight_ih" + s), getattr(self, "weight_hh" + s), *biases)
 
     def construct(self, x, hx=None, seq_length=None):
         if seq_length is not None:
@@ -101,3 +108,37 @@ class LSTM(Cell):
         if self.batch_first:
             output = F.transpose(output, (1, 0, 2))
         return output, (F.stack(h_n, 0), F.stack(c_n, 0))
+
+
+class LSTMCell(Cell):
+    """One LSTM step, ``LSTMCell(input_size, hidden_size, has_bias=True)(x, (hx, cx))`` -> ``(hy, cy)``.
+
+    x (batch, input_size), hx and cx (batch, hidden_size). Parameters ``weight_ih`` (4 * hidden,
+    input), ``weight_hh`` (4 * hidden, hidden), ``bias_ih``, ``bias_hh`` (4 * hidden,), uniform in
+    [-1/sqrt(hidden_size), 1/sqrt(hidden_size)] (``mindspore.nn.LSTMCell``; ``nn.LSTM`` runs a sequence).
+    """
+
+    def __init__(self, input_size, hidden_size, has_bias=True, dtype=mstype.float32):
+        super().__init__()
+        if not isinstance(has_bias, bool):
+            raise TypeError(f"For 'LSTMCell', the type of 'has_bias' should be 'bool', but got type "
+                            f"'{type(has_bias).__name__}'.")
+        for arg, value in (("hidden_size", hidden_size), ("input_size", input_size)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"For 'LSTMCell', the '{arg}' must be int and must > 0, but got {value!r}.")
+        self.input_size, self.hidden_size, self.has_bias = input_size, hidden_size, has_bias
+        shapes = [("weight_ih", (4 * hidden_size, input_size)), ("weight_hh", (4 * hidden_size, hidden_size))]
+        shapes += [("bias_ih", (4 * hidden_size,)), ("bias_hh", (4 * hidden_size,))] if has_bias else []
+        for _, shape in shapes:  # MindSpore first fills them with numpy's randn, drawing from its global generator
+            np.random.randn(*shape)
+        init = Uniform(1 / math.sqrt(hidden_size))
+        for name, shape in shapes:
+            setattr(self, name, Parameter(initializer(init, shape, dtype), name=name))
+        if not has_bias:
+            self.bias_ih = self.bias_hh = None
+
+    def construct(self, x, hx):
+        if not isinstance(hx, (tuple, list)) or len(hx) != 2:
+            raise TypeError(f"For 'LSTMCell', the length of 'hx' must be '2', but got "
+                            f"'{len(hx) if isinstance(hx, (tuple, list)) else type(hx).__name__}'")
+        return _lstm_step(x, hx[0], hx[1], self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
