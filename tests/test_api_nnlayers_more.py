@@ -124,3 +124,11 @@ def test_lstm_cell():
     with pytest.raises(TypeError, match="the length of 'hx' must be '2', but got '1'"):
         cell(x, (h,))
     check_modes(lambda a, hh, cc: cell(a, (hh, cc)), x, h, c)
+
+
+def test_unfold_builds_but_cannot_run_on_cpu():
+    u = nn.Unfold(ksizes=[1, 2, 2, 1], strides=[1, 2, 2, 1], rates=[1, 1, 1, 1])
+    with pytest.raises(RuntimeError, match=r"Unsupported op \[ExtractImagePatches\] on CPU"):  # MindSpore 2.10 CPU
+        u(Tensor(np.ones((1, 2, 4, 4), np.float32)))
+    with pytest.raises(ValueError, match=r"the format of 'ksizes' must be \[1, ksize_row, ksize_col, 1\]"):
+        nn.Unfold(ksizes=[2, 2], strides=[1, 2, 2, 1], rates=[1, 1, 1, 1])

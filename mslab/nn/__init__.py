@@ -42,6 +42,7 @@ from mslab.nn.layer import (
                              SiLU,
                              Softmax,
                              Tanh,
+                             Unfold,
                              get_activation,
 )
 from mslab.nn.loss import *

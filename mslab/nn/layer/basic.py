@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F
 
-__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm", "Identity", "OneHot"]
+__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm", "Identity", "OneHot", "Unfold"]
 
 
 def _check_int(value, name, cls_name, minimum=1):
@@ -200,3 +200,29 @@ class OneHot(Cell):
         on = F.cast(Tensor(self.on_value), self.dtype)
         off = F.cast(Tensor(self.off_value), self.dtype)
         return F.one_hot(indices, self.depth, on, off, self.axis)
+
+
+class Unfold(Cell):
+    """``Unfold(ksizes, strides, rates, padding="valid")``: image patches as channels, which MindSpore 2.10
+    cannot compute on CPU.
+
+    Each of ksizes, strides, rates is ``[1, row, col, 1]``. MindSpore runs it with the
+    ExtractImagePatches kernel, which exists for Ascend and GPU only: on CPU the layer builds and a call
+    raises RuntimeError "Unsupported op [ExtractImagePatches] on CPU"; mslab does the same.
+    """
+
+    def __init__(self, ksizes, strides, rates, padding="valid"):
+        super().__init__()
+        for arg, value in (("ksize", ksizes), ("stride", strides), ("rate", rates)):
+            if not isinstance(value, (tuple, list)) or len(value) != 4 or value[0] != 1 or value[3] != 1:
+                raise ValueError(f"For 'Unfold' the format of '{arg}s' must be [1, {arg}_row, {arg}_col, 1], but "
+                                 f"got {value}.")
+            if not all(isinstance(v, int) and v >= 1 for v in value[1:3]):
+                raise ValueError(f"For 'Unfold' the {arg}_row and {arg}_col in '{arg}s' must be an positive integer "
+                                 f"number, but got {arg}_row is {value[1]}, {arg}_col is {value[2]}")
+        self.ksizes, self.strides, self.rates, self.padding = ksizes, strides, rates, padding
+
+    def construct(self, input_x):
+        raise RuntimeError("Unsupported op [ExtractImagePatches] on CPU: MindSpore 2.10 has this kernel (behind "
+                           "nn.Unfold) for Ascend and GPU only, so nn.Unfold cannot run on CPU (mslab mirrors "
+                           "MindSpore on CPU).")
