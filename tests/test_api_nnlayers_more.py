@@ -132,3 +132,53 @@ def test_unfold_builds_but_cannot_run_on_cpu():
         u(Tensor(np.ones((1, 2, 4, 4), np.float32)))
     with pytest.raises(ValueError, match=r"the format of 'ksizes' must be \[1, ksize_row, ksize_col, 1\]"):
         nn.Unfold(ksizes=[2, 2], strides=[1, 2, 2, 1], rates=[1, 1, 1, 1])
+
+
+def _gru(**kwargs):
+    g = nn.GRU(3, 2, **kwargs)
+    for i, p in enumerate(g.get_parameters()):
+        p.set_data(Tensor(np.cos(np.arange(np.prod(p.shape), dtype=np.float32) * 0.7 + i).reshape(p.shape) / 2))
+    return g
+
+
+XS = Tensor(np.sin(np.arange(2 * 4 * 3, dtype=np.float32)).reshape(2, 4, 3))
+
+
+def test_gru_one_layer():
+    g = _gru()
+    assert [(p.name, p.shape) for p in g.get_parameters()] == [  # observed on MindSpore 2.10 CPU
+        ("weight_ih_l0", (6, 3)), ("weight_hh_l0", (6, 2)), ("bias_ih_l0", (6,)), ("bias_hh_l0", (6,))]
+    out, hn = g(XS)
+    assert out.shape == (2, 4, 2) and hn.shape == (1, 4, 2)
+    last = [[-0.31871104, 0.5360849], [0.61528015, 0.00304678], [-0.19220361, 0.5802059], [0.48930433, -0.01227165]]
+    np.testing.assert_allclose(out.asnumpy()[1], last, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(hn.asnumpy()[0], last, rtol=1e-5, atol=1e-6)
+    gx = ms.grad(lambda a: (g(a)[0] ** 2).sum() + g(a)[1].sum())(XS)
+    np.testing.assert_allclose(gx.asnumpy()[0], [[-0.1551002, -0.00050696, 0.1543247],
+                                                 [-0.19635502, -0.28541, -0.24023207],
+                                                 [-0.20239069, -0.05042566, 0.12525533],
+                                                 [-0.20463958, -0.3229143, -0.2893173]], rtol=1e-5, atol=1e-6)
+    _, hn = g(XS, Tensor(np.array([[[0.3, -0.3]] * 4], np.float32)))
+    np.testing.assert_allclose(hn.asnumpy()[0], [[-0.2486079, 0.47126037], [0.63934803, -0.03989067],
+                                                 [-0.11708704, 0.52723604], [0.5141988, -0.07008901]], rtol=1e-5)
+    assert [p.name for p in nn.GRU(3, 2, has_bias=False).get_parameters()] == ["weight_ih_l0", "weight_hh_l0"]
+    check_modes(g, XS)
+
+
+def test_gru_two_layers_bidirectional_batch_first():
+    g = _gru(num_layers=2, bidirectional=True, batch_first=True)
+    assert [p.name for p in g.get_parameters()][:4] == ["weight_ih_l0", "weight_ih_l0_reverse", "weight_ih_l1",
+                                                        "weight_ih_l1_reverse"]
+    out, hn = g(XS)
+    assert out.shape == (2, 4, 4) and hn.shape == (4, 2, 2)  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(out.asnumpy()[1], [[0.0333286, 0.21870348, 0.04314634, 0.20584905],
+                                                  [0.20537385, 0.33073875, 0.1650453, 0.09889384],
+                                                  [0.20954762, 0.42565724, 0.06489216, 0.11888105],
+                                                  [0.33587232, 0.456325, 0.15728539, -0.01614513]],
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(hn.asnumpy()[:, 1], [[-0.14222634, -0.1309953], [0.08166785, 0.58797246],
+                                                    [0.33587232, 0.456325], [0.04314634, 0.20584905]], rtol=1e-5)
+    gx = ms.grad(lambda a: (g(a)[0] ** 2).sum() + g(a)[1].sum())(XS)
+    np.testing.assert_allclose(gx.asnumpy()[0, 0], [-0.05963169, 0.03005666, 0.10560898], rtol=1e-5, atol=1e-6)
+    g64 = _gru(num_layers=2, bidirectional=True, batch_first=True, dtype=ms.float64)
+    check_grad(lambda a: g64(a), XS.asnumpy())

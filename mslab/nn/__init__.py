@@ -6,6 +6,7 @@ from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
                              ELU,
                              GELU,
+                             GRU,
                              LSTM,
                              AvgPool2d,
                              BatchNorm1d,
