@@ -135,3 +135,49 @@ def test_conv1d_takes_a_3d_weight_init_as_mindspore():
                                [[[0.6] * 3, [2.2] * 3, [3.8000002] * 3]], rtol=1e-6)
     with pytest.raises(ValueError, match="For 'Conv1d'.*weight_init"):  # MindSpore: ValueError, must = 3
         nn.Conv1d(2, 3, 2, weight_init=Tensor(np.ones((3, 2, 1, 2), np.float32)))
+
+
+X3 = Tensor(np.sin(np.arange(2 * 2 * 5 * 4 * 6, dtype=np.float32)).reshape(2, 2, 5, 4, 6))
+CONV3D = [  # kwargs -> output shape, sum, sum of squares; observed on MindSpore 2.10 CPU
+    (dict(), (2, 4, 5, 4, 6), 1.208, 413.017),
+    (dict(pad_mode="valid"), (2, 4, 3, 2, 4), 0.2527, 148.557),
+    (dict(pad_mode="pad", padding=1), (2, 4, 5, 4, 6), 1.208, 413.017),
+    (dict(pad_mode="pad", padding=(1, 0, 0, 2, 1, 1)), (2, 4, 4, 4, 6), 0.5413, 449.471),
+    (dict(stride=2), (2, 4, 3, 2, 3), -0.0422, 68.512),
+    (dict(stride=(2, 1, 2), pad_mode="valid"), (2, 4, 2, 2, 2), -1.6328, 50.469),
+    (dict(dilation=2, pad_mode="same"), (2, 4, 5, 4, 6), 0.0085, 536.197),
+    (dict(group=2, stride=2), (2, 4, 3, 2, 3), 0.883, 32.24),
+]
+
+
+@pytest.mark.parametrize("kwargs,shape,total,squares", CONV3D)
+def test_conv3d(kwargs, shape, total, squares):
+    g = kwargs.get("group", 1)
+    w = Tensor(np.cos(np.arange(4 * 2 // g * 27, dtype=np.float32)).reshape(4, 2 // g, 3, 3, 3))
+    y = nn.Conv3d(2, 4, 3, weight_init=w, **kwargs)(X3)
+    assert y.shape == shape
+    np.testing.assert_allclose(float(y.sum()), total, atol=1e-4)
+    np.testing.assert_allclose(float((y * y).sum()), squares, rtol=1e-5)
+
+
+def test_conv3d_bias_gradients_and_modes():
+    c = nn.Conv3d(2, 4, (2, 3, 1), has_bias=True, weight_init="ones", bias_init=Tensor(np.array([1, 2, 3, 4],
+                                                                                              np.float32)))
+    assert c.weight.shape == (4, 2, 2, 3, 1) and "format=NCDHW" in repr(c)
+    np.testing.assert_allclose(c(X3).asnumpy()[1, 3, 0, 0], [  # observed on MindSpore 2.10 CPU
+        8.742949, 10.134733, 5.8862724, -0.09641886, -2.3128815, 1.2746897], rtol=1e-5, atol=1e-6)
+    w = Tensor(np.cos(np.arange(4 * 2 * 27, dtype=np.float32)).reshape(4, 2, 3, 3, 3))
+    c = nn.Conv3d(2, 4, 3, stride=2, weight_init=w)
+    gx, (gw,) = ms.grad(lambda a: (c(a) ** 2).sum(), 0, c.trainable_params())(X3)
+    np.testing.assert_allclose(gx.asnumpy()[0, 1, 2, 0], [3.6944535, 1.4297994, -6.7399592, -6.366758, -1.1589656,
+                                                          3.4416351], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(gw.asnumpy()[1, 0, 1], [[-2.763097, 0.04758596, 1.2910653],
+                                                       [-3.1645746, -0.8803508, 0.99284196],
+                                                       [-2.9112973, -0.7108617, 0.8233216]], rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="the 'padding size' must be int and must = 6"):
+        nn.Conv3d(2, 4, 3, padding=(1, 1))
+    small = nn.Conv3d(2, 2, 2, stride=(2, 1, 1), pad_mode="pad", padding=(1, 0, 1, 0, 0, 1), group=2, has_bias=True,
+                      dtype=ms.float64)
+    check_grad(small, np.random.default_rng(1).standard_normal((1, 2, 3, 3, 2)))
+    check_modes(c, X3)
+    check_modes(ms.grad(lambda a: (c(a) ** 2).sum(), 0, c.trainable_params()), X3)

@@ -16,6 +16,7 @@ from mslab.nn.layer import (
                              Conv1dTranspose,
                              Conv2d,
                              Conv2dTranspose,
+                             Conv3d,
                              Dense,
                              Dropout,
                              Embedding,

@@ -11,26 +11,32 @@ from mslab.ops import functional as F
 __all__ = ["Conv2d", "Conv1d"]
 
 
-def _pair(value, name, cls_name, minimum=1):
+def _pair(value, name, cls_name, minimum=1, n=2):
+    """An int or n ints (n = 2 for 2-D layers, 3 for 3-D) -> a tuple of n ints >= minimum."""
     if isinstance(value, int) and not isinstance(value, bool):
-        value = (value, value)
-    if (not isinstance(value, (tuple, list)) or len(value) != 2
+        value = (value,) * n
+    if (not isinstance(value, (tuple, list)) or len(value) != n
             or any(isinstance(v, bool) or not isinstance(v, int) or v < minimum for v in value)):
-        raise ValueError(f"For '{cls_name}', '{name}' must be an int or a pair of ints >= {minimum}, got {value!r}")
+        raise ValueError(f"For '{cls_name}', '{name}' must be an int or a tuple of {n} ints >= {minimum}, "
+                         f"got {value!r}")
     return tuple(value)
 
 
-def _padding(padding, pad_mode, cls_name):
+def _padding(padding, pad_mode, cls_name, n=2):
+    lengths = (2, 4) if n == 2 else (6,)
     if isinstance(padding, int) and not isinstance(padding, bool):
         ok = padding >= 0
-    elif isinstance(padding, (tuple, list)) and len(padding) in (2, 4):
+    elif isinstance(padding, (tuple, list)) and len(padding) in lengths:
         padding = tuple(padding)
         ok = all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in padding)
+    elif n == 3 and isinstance(padding, tuple):
+        raise ValueError(f"For '{cls_name}', the 'padding size' must be int and must = 6, but got '{len(padding)}'")
     else:
         ok = False
     if not ok:
-        raise ValueError(f"For '{cls_name}', padding must be an int >= 0 or a tuple of 2 or 4 of them, got {padding!r}")
-    if pad_mode != "pad" and padding not in (0, (0, 0), (0, 0, 0, 0)):
+        raise ValueError(f"For '{cls_name}', padding must be an int >= 0 or a tuple of "
+                         f"{' or '.join(map(str, lengths))} of them, got {padding!r}")
+    if pad_mode != "pad" and padding not in (0, (0,) * 2, (0,) * 4, (0,) * 6):
         raise ValueError(f"For '{cls_name}', padding={padding!r} needs pad_mode='pad' (got pad_mode={pad_mode!r})")
     return padding
 
@@ -44,6 +50,8 @@ class Conv2d(Cell):
     (None) to MindSpore 2.x's ``HeUniform(math.sqrt(5))`` and ``Uniform(1 / sqrt(fan_in))``.
     """
 
+    _dims, _format = 2, "NCHW"
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0,
                  dilation=1, group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCHW",
                  dtype=mstype.float32):
@@ -51,19 +59,20 @@ class Conv2d(Cell):
         name = type(self).__name__
         self.in_channels = _check_int(in_channels, "in_channels", name)
         self.out_channels = _check_int(out_channels, "out_channels", name)
-        self.kernel_size = _pair(kernel_size, "kernel_size", name)
-        self.stride = _pair(stride, "stride", name)
-        self.dilation = _pair(dilation, "dilation", name)
+        n = self._dims
+        self.kernel_size = _pair(kernel_size, "kernel_size", name, n=n)
+        self.stride = _pair(stride, "stride", name, n=n)
+        self.dilation = _pair(dilation, "dilation", name, n=n)
         if not isinstance(pad_mode, str) or pad_mode.lower() not in ("same", "valid", "pad"):
             raise ValueError(f"For '{name}', pad_mode must be 'same', 'valid' or 'pad', got {pad_mode!r}")
         self.pad_mode = pad_mode.lower()
-        self.padding = _padding(padding, self.pad_mode, name)
+        self.padding = _padding(padding, self.pad_mode, name, n)
         self.group = _check_int(group, "group", name)
         if in_channels % group or out_channels % group:
             raise ValueError(f"For '{name}', in_channels ({in_channels}) and out_channels ({out_channels}) must be "
                              f"divisible by group ({group})")
-        if data_format != "NCHW":
-            raise ValueError(f"For '{name}', mslab supports data_format='NCHW' only, got {data_format!r}")
+        if data_format != self._format:
+            raise ValueError(f"For '{name}', mslab supports data_format={self._format!r} only, got {data_format!r}")
         self.data_format = data_format
         self.has_bias = bool(has_bias)
         self.weight_init, self.bias_init = weight_init, bias_init
