@@ -17,6 +17,7 @@ from mslab.nn.layer import (
                              Conv2d,
                              Conv2dTranspose,
                              Conv3d,
+                             Conv3dTranspose,
                              Dense,
                              Dropout,
                              Embedding,

@@ -20,7 +20,7 @@ from mslab.nn.layer.activation import (
 )
 from mslab.nn.layer.basic import ClipByNorm, Dense, Dropout, Flatten, Identity, OneHot, Unfold
 from mslab.nn.layer.conv import Conv1d, Conv2d
-from mslab.nn.layer.conv3d import Conv3d
+from mslab.nn.layer.conv3d import Conv3d, Conv3dTranspose
 from mslab.nn.layer.conv_transpose import Conv1dTranspose, Conv2dTranspose
 from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import GroupNorm, LayerNorm
@@ -37,4 +37,4 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftm
            "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad",
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",
            "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
-           "LSTMCell", "Unfold", "GRU", "Conv3d"]
+           "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose"]
