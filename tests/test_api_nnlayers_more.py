@@ -182,3 +182,44 @@ def test_gru_two_layers_bidirectional_batch_first():
     np.testing.assert_allclose(gx.asnumpy()[0, 0], [-0.05963169, 0.03005666, 0.10560898], rtol=1e-5, atol=1e-6)
     g64 = _gru(num_layers=2, bidirectional=True, batch_first=True, dtype=ms.float64)
     check_grad(lambda a: g64(a), XS.asnumpy())
+
+
+def test_tril():
+    x = Tensor(np.arange(1, 13, dtype=np.float32).reshape(3, 4))
+    t = nn.Tril()  # observed on MindSpore 2.10 CPU
+    assert t(x).asnumpy().tolist() == [[1, 0, 0, 0], [5, 6, 0, 0], [9, 10, 11, 0]]
+    assert t(x, 1).asnumpy().tolist() == [[1, 2, 0, 0], [5, 6, 7, 0], [9, 10, 11, 12]]
+    assert t(x, -1).asnumpy().tolist() == [[0, 0, 0, 0], [5, 0, 0, 0], [9, 10, 0, 0]]
+    r = t(Tensor(np.arange(8, dtype=np.int32).reshape(2, 2, 2)))
+    assert r.dtype == ms.int32 and r.asnumpy().tolist() == [[[0, 0], [2, 3]], [[4, 0], [6, 7]]]
+    g = ms.grad(lambda a: (t(a) * a).sum())(x)
+    assert g.asnumpy().tolist() == [[2, 0, 0, 0], [10, 12, 0, 0], [18, 20, 22, 0]]
+    check_modes(t, x)
+
+
+def test_moments():
+    y = Tensor(np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 10.0]], np.float32))
+    mean, var = nn.Moments(axis=1)(y)  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(mean.asnumpy(), [2.33333325, 6.0], rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), [1.5555557, 8.666667], rtol=1e-6)
+    mean, var = nn.Moments(axis=(0, 1), keep_dims=True)(y)
+    assert mean.shape == (1, 1) and abs(float(var.asnumpy()[0, 0]) - 8.47222233) < 1e-5
+    mean, var = nn.Moments()(y)
+    assert mean.shape == () and abs(float(mean) - 4.16666651) < 1e-6
+    mean, var = nn.Moments(axis=0)(Tensor(np.array([[1.0, 2.0], [3.0, 5.0]], np.float16)))
+    assert var.dtype == ms.float16 and var.asnumpy().tolist() == [1.0, 2.25] and mean.asnumpy().tolist() == [2, 3.5]
+    g = ms.grad(lambda a: nn.Moments(axis=1)(a)[1].sum())(y)  # the mean is held constant (stop_gradient)
+    np.testing.assert_allclose(g.asnumpy(), [[-0.88888884, -0.22222218, 1.1111112],
+                                             [-2.0, -0.6666667, 2.6666667]], rtol=1e-5)
+    with pytest.raises(TypeError, match=r"should be one of \[mindspore.float16, mindspore.float32\], but got "
+                                        r"'mindspore.int32'"):
+        nn.Moments(axis=1)(Tensor(np.ones((2, 2), np.int32)))
+    check_modes(nn.Moments(axis=1), y)
+
+
+def test_module_paths_of_learning_rates():
+    from mslab.nn.dynamic_lr import piecewise_constant_lr
+    from mslab.nn.learning_rate_schedule import LearningRateSchedule, WarmUpLR
+
+    assert piecewise_constant_lr is nn.piecewise_constant_lr and WarmUpLR is nn.WarmUpLR
+    assert LearningRateSchedule is nn.learning_rate_schedule.LearningRateSchedule

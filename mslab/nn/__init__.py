@@ -1,6 +1,6 @@
 """Neural-network building blocks, as ``mindspore.nn``: Cell, layers, losses, optimizers, wrappers."""
 from mslab.core import missing_names as _missing_names
-from mslab.nn import utils
+from mslab.nn import dynamic_lr, learning_rate_schedule, utils
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
 from mslab.nn.layer import (
@@ -34,6 +34,7 @@ from mslab.nn.layer import (
                              MatMul,
                              MaxPool1d,
                              MaxPool2d,
+                             Moments,
                              Norm,
                              OneHot,
                              Pad,
@@ -45,6 +46,7 @@ from mslab.nn.layer import (
                              SiLU,
                              Softmax,
                              Tanh,
+                             Tril,
                              Unfold,
                              get_activation,
 )

@@ -24,7 +24,7 @@ from mslab.nn.layer.conv3d import Conv3d, Conv3dTranspose
 from mslab.nn.layer.conv_transpose import Conv1dTranspose, Conv2dTranspose
 from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import GroupNorm, LayerNorm
-from mslab.nn.layer.math import MatMul, Norm, Range
+from mslab.nn.layer.math import MatMul, Moments, Norm, Range, Tril
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
 from mslab.nn.layer.padding import Pad
 from mslab.nn.layer.pooling import AvgPool2d, MaxPool1d, MaxPool2d
@@ -37,4 +37,4 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftm
            "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad",
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",
            "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
-           "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose"]
+           "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose", "Tril", "Moments"]

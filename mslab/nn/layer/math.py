@@ -1,4 +1,4 @@
-"""Math layers, as ``mindspore.nn``: MatMul, Range and Norm (all three deprecated in MindSpore 2.10)."""
+"""Small math layers, as ``mindspore.nn`` (all deprecated in MindSpore 2.10): MatMul, Range, Norm, Tril, Moments."""
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -6,7 +6,7 @@ from mslab.core.tensor import Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
-__all__ = ["MatMul", "Range", "Norm"]
+__all__ = ["MatMul", "Range", "Norm", "Tril", "Moments"]
 
 
 class MatMul(Cell):
@@ -85,3 +85,57 @@ class Norm(Cell):
 
     def extend_repr(self):
         return f"axis={self.axis}, keep_dims={self.keep_dims}"
+
+
+class Tril(Cell):
+    """``Tril()(x, k=0)``: x with the elements above diagonal k of its last two axes set to zero.
+
+    ``mindspore.nn.Tril``: x times a lower-triangular mask of ones, computed in float32 and cast back
+    to x's dtype; k > 0 keeps k diagonals above the main one, k < 0 drops that many below it.
+    """
+
+    def construct(self, x, k=0):
+        if len(x.shape) < 1 or isinstance(k, bool) or not isinstance(k, int):
+            raise TypeError(f"For 'Tril', x needs rank >= 1 and k must be an int, got shape {tuple(x.shape)}, k={k!r}")
+        rows, cols = (1,) + tuple(x.shape) if len(x.shape) == 1 else x.shape[-2:]
+        mask = np.tril(np.ones((rows, cols), np.float32), k)
+        if len(x.shape) == 1:
+            mask = mask[0]
+        return F.cast(F.mul(F.cast(x, mstype.float32), Tensor(mask)), x.dtype)
+
+
+class Moments(Cell):
+    """``Moments(axis=None, keep_dims=None)(x)`` -> ``(mean, variance)`` over ``axis`` (None: every axis).
+
+    ``mindspore.nn.Moments``: the biased variance ``mean((x - mean)^2)``, with the mean held constant
+    for the gradient (stop_gradient, as MindSpore). float16 is computed in float32 and cast back;
+    only float16/float32 inputs are accepted.
+    """
+
+    def __init__(self, axis=None, keep_dims=None):
+        super().__init__()
+        axis = () if axis is None else axis
+        if not (isinstance(axis, int) and not isinstance(axis, bool)) and not (
+                isinstance(axis, tuple) and all(isinstance(a, int) and not isinstance(a, bool) for a in axis)):
+            raise TypeError(f"For 'Moments', the type of 'axis' should be int or a tuple of ints, but got {axis!r}.")
+        keep_dims = False if keep_dims is None else keep_dims
+        if not isinstance(keep_dims, bool):
+            raise TypeError(f"For 'Moments', the type of 'keep_dims' should be 'bool', but got type "
+                            f"'{type(keep_dims).__name__}'.")
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def construct(self, x):
+        dtype = x.dtype
+        if dtype not in (mstype.float16, mstype.float32):
+            raise TypeError(f"For 'Moments', the 'input x' should be one of [mindspore.float16, mindspore.float32], "
+                            f"but got 'mindspore.{str(dtype).lower()}'.")
+        if dtype == mstype.float16:
+            x = F.cast(x, mstype.float32)
+        mean = F.reduce_mean(x, self.axis, True)
+        variance = F.reduce_mean(F.square(F.sub(x, F.stop_gradient(mean))), self.axis, True)
+        if not self.keep_dims:
+            axis = self.axis if isinstance(self.axis, tuple) else (self.axis,)
+            mean, variance = F.squeeze(mean, axis), F.squeeze(variance, axis)
+        if dtype == mstype.float16:
+            mean, variance = F.cast(mean, dtype), F.cast(variance, dtype)
+        return mean, variance
