@@ -1,5 +1,5 @@
-"""nn.Conv3dTranspose (issue 19) against numbers observed on MindSpore 2.10 CPU
-(docs/mindspore_observed/nnlayers.md)."""
+"""nn.Conv3d and nn.Conv3dTranspose (issue 19): shapes and sums of both, nn.Conv3dTranspose in detail, against
+numbers observed on MindSpore 2.10 CPU (docs/mindspore_observed/nnlayers.md; Conv3d's details: test_api_nnlayers)."""
 import numpy as np
 import pytest
 
@@ -9,7 +9,18 @@ from mslab.common.tensor import Tensor
 from mslab.testing import check_grad, check_modes
 
 X = Tensor(np.sin(np.arange(2 * 2 * 3 * 3 * 4, dtype=np.float32)).reshape(2, 2, 3, 3, 4))
-CASES = [  # kwargs -> output shape, sum, sum of squares; observed on MindSpore 2.10 CPU
+X3 = Tensor(np.sin(np.arange(2 * 2 * 5 * 4 * 6, dtype=np.float32)).reshape(2, 2, 5, 4, 6))
+CONV3D = [  # nn.Conv3d on X3: kwargs -> output shape, sum, sum of squares; observed on MindSpore 2.10 CPU
+    (dict(), (2, 4, 5, 4, 6), 1.208, 413.017),
+    (dict(pad_mode="valid"), (2, 4, 3, 2, 4), 0.2527, 148.557),
+    (dict(pad_mode="pad", padding=1), (2, 4, 5, 4, 6), 1.208, 413.017),
+    (dict(pad_mode="pad", padding=(1, 0, 0, 2, 1, 1)), (2, 4, 4, 4, 6), 0.5413, 449.471),
+    (dict(stride=2), (2, 4, 3, 2, 3), -0.0422, 68.512),
+    (dict(stride=(2, 1, 2), pad_mode="valid"), (2, 4, 2, 2, 2), -1.6328, 50.469),
+    (dict(dilation=2, pad_mode="same"), (2, 4, 5, 4, 6), 0.0085, 536.197),
+    (dict(group=2, stride=2), (2, 4, 3, 2, 3), 0.883, 32.24),
+]
+CASES = [  # nn.Conv3dTranspose on X: kwargs -> output shape, sum, sum of squares; observed on MindSpore 2.10 CPU
     (dict(), (2, 4, 3, 3, 4), -0.0997, 1039.147),
     (dict(pad_mode="valid"), (2, 4, 5, 5, 6), 0.0913, 3947.753),
     (dict(pad_mode="pad", padding=1), (2, 4, 3, 3, 4), -0.0997, 1039.147),
@@ -21,11 +32,13 @@ CASES = [  # kwargs -> output shape, sum, sum of squares; observed on MindSpore 
 ]
 
 
-@pytest.mark.parametrize("kwargs,shape,total,squares", CASES)
-def test_conv3d_transpose(kwargs, shape, total, squares):
-    g = kwargs.get("group", 1)
-    w = Tensor(np.cos(np.arange(2 * 4 // g * 27, dtype=np.float32)).reshape(2, 4 // g, 3, 3, 3))
-    y = nn.Conv3dTranspose(2, 4, 3, weight_init=w, **kwargs)(X)
+@pytest.mark.parametrize("cls,kwargs,shape,total,squares", [(nn.Conv3d, *c) for c in CONV3D] +
+                         [(nn.Conv3dTranspose, *c) for c in CASES])
+def test_shapes_and_sums(cls, kwargs, shape, total, squares):
+    g, out = kwargs.get("group", 1), cls is nn.Conv3d
+    w = np.cos(np.arange(4 * 2 // g * 27, dtype=np.float32))
+    w = Tensor(w.reshape(((4, 2 // g) if out else (2, 4 // g)) + (3, 3, 3)))
+    y = cls(2, 4, 3, weight_init=w, **kwargs)(X3 if out else X)
     assert y.shape == shape
     np.testing.assert_allclose(float(y.sum()), total, atol=2e-4)
     np.testing.assert_allclose(float((y * y).sum()), squares, rtol=1e-5)
