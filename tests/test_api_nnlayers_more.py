@@ -223,3 +223,38 @@ def test_module_paths_of_learning_rates():
 
     assert piecewise_constant_lr is nn.piecewise_constant_lr and WarmUpLR is nn.WarmUpLR
     assert LearningRateSchedule is nn.learning_rate_schedule.LearningRateSchedule
+
+
+XP = Tensor(np.sin(np.arange(2 * 3 * 5 * 7, dtype=np.float32)).reshape(2, 3, 5, 7))
+
+
+@pytest.mark.parametrize("size,shape,plane", [  # y[1, 2], observed on MindSpore 2.10 CPU
+    (1, (2, 3, 1, 1), [[0.02063703]]),
+    ((2, 3), (2, 3, 2, 3), [[0.41085744, 0.20095362, -0.57810986], [0.4613684, -0.51122284, -0.03588086]]),
+    (3, (2, 3, 3, 3), [[0.27028188, 0.4245115, -0.62360007], [0.5784741, -0.20577548, -0.40720844],
+                       [0.34604833, -0.6437532, 0.1897434]]),
+    ((None, 2), (2, 3, 5, 2), [[0.2561957, -0.19732663], [0.45527625, -0.43202436], [0.43027186, -0.45408165],
+                               [0.19348963, -0.25264198], [-0.13852733, 0.0731469]]),
+    ((4, 4), (2, 3, 4, 4), [[-0.05812074, 0.6429672, -0.18423817, -0.8025747],
+                            [0.49475414, 0.5449426, -0.54805917, -0.4889066],
+                            [0.80411327, 0.17869966, -0.64212793, 0.06539913],
+                            [0.7176915, -0.27549845, -0.42014423, 0.58751565]]),
+])
+def test_adaptive_avg_pool2d(size, shape, plane):
+    p = nn.AdaptiveAvgPool2d(size)
+    y = p(XP)
+    assert repr(p) == "AdaptiveAvgPool2d()" and y.shape == shape
+    np.testing.assert_allclose(y.asnumpy()[1, 2], plane, rtol=1e-5, atol=1e-7)
+    check_modes(p, XP)
+
+
+def test_adaptive_avg_pool2d_gradient_and_ranks():
+    p = nn.AdaptiveAvgPool2d((2, 3))
+    assert p(Tensor(np.arange(35, dtype=np.float32).reshape(1, 5, 7))).shape == (1, 2, 3)
+    np.testing.assert_array_equal(nn.AdaptiveAvgPool2d((5, 7))(XP).asnumpy(), XP.asnumpy())
+    g = ms.grad(lambda a: (p(a) ** 2).sum())(XP)  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(g.asnumpy()[0, 0, 2], [0.12632197, 0.12632197, -0.06043476, -0.18675673, -0.15764226,
+                                                      0.02911446, 0.02911446], rtol=1e-5, atol=1e-7)
+    check_grad(p, XP.asnumpy()[:1, :1])
+    with pytest.raises(ValueError, match=r"the dim of x must be in \[3,4\], but got 1"):
+        p(Tensor(np.ones(4, np.float32)))

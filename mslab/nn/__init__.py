@@ -8,6 +8,7 @@ from mslab.nn.layer import (
                              GELU,
                              GRU,
                              LSTM,
+                             AdaptiveAvgPool2d,
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,

@@ -27,7 +27,7 @@ from mslab.nn.layer.layer_norm import GroupNorm, LayerNorm
 from mslab.nn.layer.math import MatMul, Moments, Norm, Range, Tril
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
 from mslab.nn.layer.padding import Pad
-from mslab.nn.layer.pooling import AvgPool2d, MaxPool1d, MaxPool2d
+from mslab.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 from mslab.nn.layer.rnn import GRU, LSTM, LSTMCell
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
@@ -37,4 +37,5 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftm
            "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad",
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",
            "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
-           "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose", "Tril", "Moments"]
+           "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose", "Tril", "Moments",
+           "AdaptiveAvgPool2d"]
