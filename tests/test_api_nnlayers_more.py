@@ -258,3 +258,37 @@ def test_adaptive_avg_pool2d_gradient_and_ranks():
     check_grad(p, XP.asnumpy()[:1, :1])
     with pytest.raises(ValueError, match=r"the dim of x must be in \[3,4\], but got 1"):
         p(Tensor(np.ones(4, np.float32)))
+
+
+XB = Tensor(np.sin(np.arange(2 * 3 * 2 * 2, dtype=np.float32)).reshape(2, 3, 2, 2))
+
+
+def test_sync_batch_norm_in_one_process():
+    s = nn.SyncBatchNorm(3, momentum=0.5)
+    assert [p.name for p in s.get_parameters()] == ["mean", "variance", "gamma", "beta"]
+    s.set_train()
+    y = s(XB)  # observed on MindSpore 2.10 CPU
+    np.testing.assert_allclose(y.asnumpy()[1, 2], [[1.0772302, 0.9768799], [-0.13528834, -1.2367522]], rtol=1e-5)
+    np.testing.assert_allclose(s.moving_mean.asnumpy(), [0.21352361, -0.1992854, 0.04699967], rtol=1e-5)
+    np.testing.assert_allclose(s.moving_variance.asnumpy(), [0.6403203, 0.6660528, 0.8302538], rtol=1e-5)
+    s.set_train(False)
+    np.testing.assert_allclose(s(XB).asnumpy()[0, 1], [[-0.6831257, -0.93078554], [-0.09818339, 1.04919]], rtol=1e-5)
+    t = nn.SyncBatchNorm(3)
+    t.set_train()
+    np.testing.assert_allclose(t(Tensor(np.cos(np.arange(12, dtype=np.float32)).reshape(4, 3))).asnumpy()[0],
+                               [1.0200908, 0.83811444, -1.3741914], rtol=1e-5)
+    with pytest.raises(ValueError, match="rank 2 or 4"):  # MindSpore: ValueError, must have 2 dims or 4 dims
+        t(Tensor(np.ones((2, 3, 4), np.float32)))
+
+
+def test_conv2d_bn_act():
+    c = nn.Conv2dBnAct(3, 2, 1, has_bn=True, activation="relu", weight_init="ones")
+    assert [p.name for p in c.get_parameters()] == ["conv.weight", "batchnorm.moving_mean",  # MindSpore 2.10
+                                                    "batchnorm.moving_variance", "batchnorm.gamma", "batchnorm.beta"]
+    assert repr(c).startswith("Conv2dBnAct(\n  (conv): Conv2d(input_channels=3, output_channels=2")
+    assert "(activation): ReLU()" in repr(c) and "momentum=0.997" in repr(c)
+    c.set_train()
+    np.testing.assert_allclose(c(XB).asnumpy()[1, 0], [[0.0, 1.0438867], [0.65363455, 0.0]], rtol=1e-5)
+    c.set_train(False)
+    np.testing.assert_allclose(c(XB).asnumpy()[1, 1], [[0.08822945, 0.2954859], [0.23073575, 0.0]], rtol=1e-5)
+    assert isinstance(nn.Conv2dBnAct(3, 2, 1, activation="leakyrelu", alpha=0.1).activation, nn.LeakyReLU)

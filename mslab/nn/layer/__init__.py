@@ -19,13 +19,14 @@ from mslab.nn.layer.activation import (
                                         get_activation,
 )
 from mslab.nn.layer.basic import ClipByNorm, Dense, Dropout, Flatten, Identity, OneHot, Unfold
+from mslab.nn.layer.combined import Conv2dBnAct
 from mslab.nn.layer.conv import Conv1d, Conv2d
 from mslab.nn.layer.conv3d import Conv3d, Conv3dTranspose
 from mslab.nn.layer.conv_transpose import Conv1dTranspose, Conv2dTranspose
 from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import GroupNorm, LayerNorm
 from mslab.nn.layer.math import MatMul, Moments, Norm, Range, Tril
-from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d
+from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2d, SyncBatchNorm
 from mslab.nn.layer.padding import Pad
 from mslab.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 from mslab.nn.layer.rnn import GRU, LSTM, LSTMCell
@@ -38,4 +39,4 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftm
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",
            "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
            "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose", "Tril", "Moments",
-           "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool2d", "SyncBatchNorm", "Conv2dBnAct"]

@@ -12,12 +12,13 @@ moving statistics first: ``moving_mean, moving_variance, gamma, beta`` (named ``
 until a parent Cell names them by attribute path). In eval the moving statistics are used.
 Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
+from mslab.core import comm
 from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "InstanceNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "InstanceNorm2d"]
 
 
 class _BatchNorm(Cell):
@@ -96,6 +97,28 @@ class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) inputs over N, H and W for each channel."""
 
     _ranks = (4,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, H, W) inputs whose batch statistics would be gathered
+    from every device (``mindspore.nn.SyncBatchNorm``).
+
+    In one process, as on a CPU, it is BatchNorm over the local batch (what MindSpore 2.10 computes
+    there). mslab does not gather the statistics across MPI processes: built under ``mpiexec`` with
+    more than one process it raises NotImplementedError rather than normalise each device alone.
+    """
+
+    _ranks = (2, 4)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
+                 dtype=mstype.float32):
+        if comm.size() > 1:
+            raise NotImplementedError(f"SyncBatchNorm: mslab does not synchronise batch statistics across its "
+                                      f"{comm.size()} processes; use BatchNorm2d (per-process statistics)")
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, "NCHW", dtype)
+        self.process_groups = process_groups
 
 
 class InstanceNorm2d(Cell):
