@@ -37,6 +37,7 @@ from mslab.nn.layer import (
                              MaxPool1d,
                              MaxPool2d,
                              Moments,
+                             MultiheadAttention,
                              Norm,
                              OneHot,
                              Pad,

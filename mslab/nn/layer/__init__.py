@@ -30,6 +30,7 @@ from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, InstanceNorm2
 from mslab.nn.layer.padding import Pad
 from mslab.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 from mslab.nn.layer.rnn import GRU, LSTM, LSTMCell
+from mslab.nn.layer.transformer import MultiheadAttention
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
@@ -39,4 +40,5 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftm
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",
            "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
            "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose", "Tril", "Moments",
-           "AdaptiveAvgPool2d", "SyncBatchNorm", "Conv2dBnAct"]
+           "AdaptiveAvgPool2d", "SyncBatchNorm", "Conv2dBnAct",
+           "MultiheadAttention"]
