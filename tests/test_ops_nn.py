@@ -148,7 +148,7 @@ def test_conv2d_modes(case):
 @SET
 @given(conv_case())
 def test_conv2d_backprop_kernels_grad(case):
-    """Conv2DBackpropInput and Conv2DBackpropFilter are differentiable too (second derivatives)."""
+    """Conv2DBackpropInput, Conv2DTranspose and Conv2DBackpropFilter are differentiable too (second derivatives)."""
     conv = make_conv(case)
     x, w = case["x"], case["w"]
     dout = rnd(*conv(Tensor(x), Tensor(w)).shape, seed=7)
@@ -156,6 +156,13 @@ def test_conv2d_backprop_kernels_grad(case):
     bpf = conv._sibling(conv_ops.Conv2DBackpropFilter)
     check_grad(lambda d, ww: bpi(d, ww, x.shape), dout, w)
     check_grad(lambda d, xx: bpf(d, xx, w.shape), dout, x)
+    # Conv2DTranspose is Conv2DBackpropInput used forwards: the same values, gradients, GRAPH == PYNATIVE
+    ct = ops.Conv2DTranspose(w.shape[0], case["k"], pad_mode=case["pad_mode"], pad=case["pad"], stride=case["s"],
+                             dilation=case["d"])
+    np.testing.assert_array_equal(ct(Tensor(dout), Tensor(w), x.shape).asnumpy(),
+                                  bpi(Tensor(dout), Tensor(w), x.shape).asnumpy())
+    check_grad(lambda d, ww: ct(d, ww, x.shape), dout, w)
+    check_modes(lambda d, ww: ct(d, ww, x.shape), Tensor(dout.astype(np.float32)), Tensor(w.astype(np.float32)))
 
 
 def test_conv2d_backward_graph_has_kernel_nodes():

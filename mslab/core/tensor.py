@@ -5,6 +5,8 @@ A Tensor holds a numpy array. While GRAPH mode traces ``construct``, a Tensor ma
 yet. Asking a symbolic tensor for numbers (``asnumpy``, ``float(x)``, ``if x > 0:``) is the
 graph-mode rule a learner meets: the graph is built before any data flows through it.
 """
+import weakref
+
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -317,12 +319,16 @@ class Tensor:
         self._data = self._numbers("set_dtype").astype(mstype.to_numpy(dtype))
         return self
 
-    def init_data(self):
-        """MindSpore initialises lazily; mslab tensors hold their numbers from the start."""
+    def init_data(self, *args, **kwargs):
+        """Draw the numbers of a tensor made inside ``no_init_parameters`` (others hold them already)."""
+        if type(self) in _LAZY_BASE:
+            _materialise(self)
         return self
 
+    @property
     def has_init(self):
-        return False
+        """True while the numbers are not drawn yet (only inside ``nn.utils.no_init_parameters``)."""
+        return type(self) in _LAZY_BASE
 
 
 class Parameter(Tensor):
@@ -334,18 +340,22 @@ class Parameter(Tensor):
     """
 
     __slots__ = ("_name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_auto_named", "__dict__")
+    init_param = True  # False inside mslab.nn.utils.no_init_parameters(): initializers draw later
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
         self._sym = None
-        if isinstance(default_input, Tensor):
+        if type(default_input) is _LazyTensor and not Parameter.init_param:
+            _pend(self, _PENDING[id(default_input)])  # stays undrawn until first read (see _LazyParameter)
+            self.__class__ = _LazyParameter
+        elif isinstance(default_input, Tensor):
             arr = default_input.asnumpy()
         elif hasattr(default_input, "to_array"):  # an Initializer whose shape is known
             arr = default_input.to_array()
         else:
             arr = _as_array(default_input, None)
-        # A parameter owns its numbers: optimizers write into them in place.
-        self._data = np.array(arr, copy=True)
+        if not isinstance(self, _LazyParameter):  # a parameter owns its numbers: optimizers write in place
+            self._data = np.array(arr, copy=True)
         self._name = name
         self._auto_named = name is None
         self.requires_grad = bool(requires_grad)
@@ -434,4 +444,92 @@ def initializer(init, shape=None, dtype=mstype.float32):
     value), or a Tensor / numpy array (copied; its shape must match; a Tensor keeps its own dtype, as in
     MindSpore).
     """
+    if not Parameter.init_param and not hasattr(init, "asnumpy") and not isinstance(init, np.ndarray):
+        return _lazy(_LazyTensor, (init, shape, dtype))
     return Tensor._wrap(init_array(init, shape, dtype))
+
+
+# ---- delayed initialisation (mslab.nn.utils.no_init_parameters) -------------------------------------
+# Inside the block, ``initializer(...)`` returns a _LazyTensor and a Parameter made from it becomes a
+# _LazyParameter: same memory layout as Tensor / Parameter (no new slots), with (init, shape, dtype)
+# kept in _PENDING. The first read of ``_data`` draws the numbers with init_array and turns the object
+# back into a plain Tensor / Parameter, so ordinary tensors pay nothing. A Cell call first draws all of
+# its parameters in parameter order (Cell.init_parameters_data), as MindSpore's Cell does.
+_PENDING = {}  # id(lazy tensor) -> (init, shape, dtype); by id, since a Tensor's == is elementwise
+_DATA_SLOT = Tensor.__dict__["_data"]
+
+
+def _pend(t, record):
+    _PENDING[id(t)] = record
+    weakref.finalize(t, _PENDING.pop, id(t), None)  # a lazy tensor dropped undrawn leaves no entry
+
+
+def _lazy(cls, record):
+    t = object.__new__(cls)
+    _DATA_SLOT.__set__(t, None)
+    t._sym = None
+    _pend(t, record)
+    return t
+
+
+def _materialise(t, arr=None):
+    """Give a lazy tensor its numbers (drawn now unless ``arr`` is given) and make it a plain one."""
+    init, shape, dtype = _PENDING.pop(id(t))
+    arr = init_array(init, shape, dtype) if arr is None else arr
+    _DATA_SLOT.__set__(t, arr)
+    t.__class__ = _LAZY_BASE[type(t)]
+    return arr
+
+
+def has_pending():
+    """Whether any tensor made inside ``no_init_parameters`` is still waiting for its numbers."""
+    return bool(_PENDING)
+
+
+class _LazyTensor(Tensor):
+    """A tensor from ``initializer`` inside ``no_init_parameters``: shape and dtype now, numbers on first use."""
+
+    __slots__ = ()
+
+    @property
+    def _data(self):
+        return _materialise(self)
+
+    @_data.setter
+    def _data(self, value):
+        _materialise(self, value)
+
+    @property
+    def shape(self):
+        return tuple(int(n) for n in _PENDING[id(self)][1])
+
+    @property
+    def _np_dtype(self):
+        return np.dtype(mstype.to_numpy(_PENDING[id(self)][2]))
+
+
+class _LazyParameter(Parameter):
+    """A Parameter made inside ``no_init_parameters`` from an initializer: undrawn until first read."""
+
+    __slots__ = ()
+    _data, shape, _np_dtype = _LazyTensor._data, _LazyTensor.shape, _LazyTensor._np_dtype
+
+    def set_data(self, data, slice_shape=False):
+        """Loading numbers (``load_param_into_net``) replaces the pending draw: nothing is drawn."""
+        _materialise(self, np.zeros(self.shape, self._np_dtype))
+        return Parameter.set_data(self, data, slice_shape)
+
+    def clone(self, init="same"):
+        """An optimizer's state cloned inside the block waits too; ``init='same'`` draws this parameter."""
+        if init == "same":
+            _materialise(self)
+            return self.clone(init)
+        shape, dtype = self.shape, mstype.from_numpy(self._np_dtype)
+        data = (Tensor._wrap(init_array(init, shape, dtype)) if Parameter.init_param
+                else _lazy(_LazyTensor, (init, shape, dtype)))
+        p = Parameter(data, self._name, self.requires_grad, self.layerwise_parallel, self.parallel_optimizer)
+        p._auto_named = self._auto_named
+        return p
+
+
+_LAZY_BASE = {_LazyTensor: Tensor, _LazyParameter: Parameter}

@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from mslab.core import dtype as mstype
 from mslab.core.errors import CellNestingError
-from mslab.core.tensor import Parameter, ParameterTuple
+from mslab.core.tensor import Parameter, ParameterTuple, has_pending
 from mslab.runtime import compiled
 from mslab.runtime.cell_call import call_cell
 
@@ -225,7 +225,14 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
 
     def __call__(self, *args, **kwargs):
+        if has_pending():  # parameters built inside nn.utils.no_init_parameters get their numbers now
+            self.init_parameters_data()
         return call_cell(self, args, kwargs)
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """Draw the numbers of every parameter still waiting for them (built inside
+        ``nn.utils.no_init_parameters``), in parameter order; returns ``{parameter: parameter}``."""
+        return {p: p.init_data() for p in self.get_parameters()}
 
     # ---- printing -----------------------------------------------------------------------------
     def extend_repr(self):

@@ -13,6 +13,7 @@ __all__ = [
     "Conv2D",
     "Conv2DBackpropFilter",
     "Conv2DBackpropInput",
+    "Conv2DTranspose",
 ]
 
 
@@ -178,6 +179,16 @@ class Conv2DBackpropFilter(_ConvBase):
 
     def bprop(self, dout, x, filter_size, out, g, needs):
         return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
+
+
+class Conv2DTranspose(Conv2DBackpropInput):
+    """Transposed convolution ``Conv2DTranspose(out_channel, kernel_size, ...)(x, weight, input_size)``.
+
+    MindSpore's name for Conv2DBackpropInput used forwards ("deconvolution"): x (N, out_channel, H, W),
+    weight (out_channel, C, kh, kw) -> (N, C, OH, OW) = ``input_size``, the size of the convolution input
+    whose output has x's shape. Each pixel of x scatters ``x * weight`` into an OH x OW image. Same
+    attributes, geometry and gradients as Conv2DBackpropInput.
+    """
 
 
 # ---- functional forms ---------------------------------------------------------------------------------

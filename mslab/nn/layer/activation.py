@@ -6,11 +6,15 @@ activation="relu")`` uses).
 """
 import math
 
+import numpy as np
+
+from mslab.core import dtype as mstype
+from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "ELU", "SiLU",
-           "HSigmoid", "get_activation"]
+           "HSigmoid", "HSwish", "PReLU", "get_activation"]
 
 
 class ReLU(Cell):
@@ -126,6 +130,57 @@ class HSigmoid(Cell):
         return F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)
 
 
+class HSwish(Cell):
+    """Hard swish: x * relu6(x + 3) / 6, elementwise (``mindspore.nn.HSwish``)."""
+
+    def construct(self, x):
+        # + 0.0 turns the -0.0 of x * 0 (x <= -3) into the 0.0 MindSpore prints
+        return F.add(F.mul(x, F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)), 0.0)
+
+
+class PReLU(Cell):
+    """Parametric ReLU: x where x > 0, else w * x, with a learnt slope per channel (``mindspore.nn.PReLU``).
+
+    ``w`` (the Parameter named "a", shape (channel,), 0.25 by default) is broadcast along axis 1 of x
+    (the channel axis of (N, C, ...)). Its gradient is the sum of dout * x over the positions where
+    x <= 0; the gradient for x is dout where x > 0, else w * dout (w at x = 0 as well).
+    """
+
+    def __init__(self, channel=1, w=0.25):
+        super().__init__()
+        if isinstance(channel, bool) or not isinstance(channel, int) or channel < 1:
+            raise ValueError(f"For 'PReLU', 'channel' must be a positive int, but got {channel!r}.")
+        if isinstance(w, (float, np.float32)):
+            w = Tensor(np.full((channel,), w, np.float32))
+        elif isinstance(w, list):
+            if len(w) != channel:
+                raise ValueError(f"For 'PReLU', the length of 'w' must be equal to the 'channel' when the 'w' is a "
+                                 f"list, but got the length of 'w': {len(w)}, the 'channel': {channel}.")
+            if not all(isinstance(v, (float, np.float32)) for v in w):
+                raise ValueError(f"For 'PReLU', all elements in 'w' must be float when the 'w' is a list, got {w}.")
+            w = Tensor(np.array(w, np.float32))
+        elif isinstance(w, Tensor):
+            if w.dtype not in (mstype.float16, mstype.float32):
+                raise ValueError(f"For 'PReLU', the dtype of 'w' must be float16 or float32 when the 'w' is a "
+                                 f"tensor, but got {w.dtype}.")
+            if len(w.shape) != 1 or w.shape[0] != channel:
+                raise ValueError(f"For 'PReLU', 'w' must be 1-D with 'channel' = {channel} elements, but got 'w' "
+                                 f"shape {tuple(w.shape)}.")
+        else:  # an int is refused too, as in MindSpore
+            raise TypeError(f"For 'PReLU', the 'w' only supported float, list and tensor, but got {type(w).__name__}.")
+        self.w = Parameter(w, name="a")
+
+    def construct(self, x):
+        rank, channel = len(x.shape), self.w.shape[0]
+        if channel != 1 and (rank < 2 or x.shape[1] != channel):
+            raise ValueError(f"For 'PReLU', the channel of x (axis 1 of shape {tuple(x.shape)}) must equal the "
+                             f"{channel} elements of w")
+        w = F.cast(self.w, x.dtype)
+        if rank >= 2:  # (C,) -> (C, 1, ..., 1): one slope per channel of axis 1
+            w = F.reshape(w, (channel,) + (1,) * (rank - 2))
+        return F.select(F.greater(x, 0.0), x, F.mul(w, x))
+
+
 _ACTIVATIONS = {
     "relu": ReLU,
     "relu6": ReLU6,
@@ -138,7 +193,10 @@ _ACTIVATIONS = {
     "elu": ELU,
     "silu": SiLU,
     "hsigmoid": HSigmoid,
+    "hswish": HSwish,
+    "prelu": PReLU,
 }
+_activation = _ACTIVATIONS  # MindSpore's private name for this table (nn.layer.activation._activation)
 
 
 def get_activation(name, prim_name=None):

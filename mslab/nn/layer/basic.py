@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F
 
-__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm"]
+__all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm", "Identity", "OneHot", "Unfold"]
 
 
 def _check_int(value, name, cls_name, minimum=1):
@@ -171,3 +171,58 @@ class ClipByNorm(Cell):
         l2norm = F.select(positive, F.sqrt(F.select(positive, l2sum, F.ones_like(l2sum))), l2sum)
         clip_norm = F.cast(clip_norm, x.dtype) if isinstance(clip_norm, Tensor) else clip_norm
         return F.div(F.mul(x, clip_norm), F.maximum(l2norm, clip_norm))
+
+
+class Identity(Cell):
+    """Returns its input unchanged (``mindspore.nn.Identity``); any constructor arguments are ignored."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, input):  # noqa: A002 - MindSpore's argument name
+        return input
+
+
+class OneHot(Cell):
+    """One-hot encoding as a layer (``mindspore.nn.OneHot``, deprecated there for ``ops.one_hot``).
+
+    ``OneHot(axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=float32)(indices)``: a new axis of
+    length ``depth`` at ``axis``, on_value where it equals the index, off_value elsewhere (also for
+    indices outside [0, depth)), in ``dtype``.
+    """
+
+    def __init__(self, axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=mstype.float32):
+        super().__init__()
+        self.axis, self.depth, self.dtype = axis, depth, dtype
+        self.on_value, self.off_value = on_value, off_value
+
+    def construct(self, indices):
+        on = F.cast(Tensor(self.on_value), self.dtype)
+        off = F.cast(Tensor(self.off_value), self.dtype)
+        return F.one_hot(indices, self.depth, on, off, self.axis)
+
+
+class Unfold(Cell):
+    """``Unfold(ksizes, strides, rates, padding="valid")``: image patches as channels, which MindSpore 2.10
+    cannot compute on CPU.
+
+    Each of ksizes, strides, rates is ``[1, row, col, 1]``. MindSpore runs it with the
+    ExtractImagePatches kernel, which exists for Ascend and GPU only: on CPU the layer builds and a call
+    raises RuntimeError "Unsupported op [ExtractImagePatches] on CPU"; mslab does the same.
+    """
+
+    def __init__(self, ksizes, strides, rates, padding="valid"):
+        super().__init__()
+        for arg, value in (("ksize", ksizes), ("stride", strides), ("rate", rates)):
+            if not isinstance(value, (tuple, list)) or len(value) != 4 or value[0] != 1 or value[3] != 1:
+                raise ValueError(f"For 'Unfold' the format of '{arg}s' must be [1, {arg}_row, {arg}_col, 1], but "
+                                 f"got {value}.")
+            if not all(isinstance(v, int) and v >= 1 for v in value[1:3]):
+                raise ValueError(f"For 'Unfold' the {arg}_row and {arg}_col in '{arg}s' must be an positive integer "
+                                 f"number, but got {arg}_row is {value[1]}, {arg}_col is {value[2]}")
+        self.ksizes, self.strides, self.rates, self.padding = ksizes, strides, rates, padding
+
+    def construct(self, input_x):
+        raise RuntimeError("Unsupported op [ExtractImagePatches] on CPU: MindSpore 2.10 has this kernel (behind "
+                           "nn.Unfold) for Ascend and GPU only, so nn.Unfold cannot run on CPU (mslab mirrors "
+                           "MindSpore on CPU).")

@@ -1,4 +1,5 @@
-"""Batch normalisation layers, as ``mindspore.nn``: BatchNorm1d and BatchNorm2d.
+"""Batch normalisation layers, as ``mindspore.nn``: BatchNorm1d and BatchNorm2d (and InstanceNorm2d,
+which MindSpore 2.10 cannot run on CPU).
 
 In training (``net.set_train()``) each channel is normalised with the batch's mean and (biased)
 variance, and the moving statistics are updated in place:
@@ -12,12 +13,14 @@ moving statistics first: ``moving_mean, moving_variance, gamma, beta`` (named ``
 until a parent Cell names them by attribute path). In eval the moving statistics are used.
 Then ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
 """
+from mslab.core import comm
+from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 from mslab.ops.batch_norm_ops import BatchNorm
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "InstanceNorm2d"]
 
 
 class _BatchNorm(Cell):
@@ -79,3 +82,60 @@ class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) inputs over N, H and W for each channel."""
 
     _ranks = (4,)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, H, W) inputs whose batch statistics would be gathered
+    from every device (``mindspore.nn.SyncBatchNorm``).
+
+    In one process, as on a CPU, it is BatchNorm over the local batch (what MindSpore 2.10 computes
+    there). mslab does not gather the statistics across MPI processes: built under ``mpiexec`` with
+    more than one process it raises NotImplementedError rather than normalise each device alone.
+    """
+
+    _ranks = (2, 4)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
+                 dtype=mstype.float32):
+        if comm.size() > 1:
+            raise NotImplementedError(f"SyncBatchNorm: mslab does not synchronise batch statistics across its "
+                                      f"{comm.size()} processes; use BatchNorm2d (per-process statistics)")
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, "NCHW", dtype)
+        self.process_groups = process_groups
+
+
+class InstanceNorm2d(Cell):
+    """``InstanceNorm2d(num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init='ones', beta_init='zeros')``.
+
+    Would normalise each sample's channel over its H x W positions. MindSpore 2.10 runs it with an
+    InstanceNorm kernel that exists for Ascend and GPU only: on CPU the layer builds (parameters
+    ``mean``, ``variance``, ``gamma``, ``beta``) and a call raises RuntimeError "Unsupported op
+    [InstanceNorm] on CPU"; mslab does the same. ``nn.GroupNorm(C, C)`` computes instance normalisation.
+    """
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        for arg, value, kind in (("num_features", num_features, int), ("eps", eps, float),
+                                 ("momentum", momentum, float), ("affine", affine, bool)):
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise TypeError(f"For 'InstanceNorm2d', the type of '{arg}' should be '{kind.__name__}', but got "
+                                f"type '{type(value).__name__}'.")
+        if num_features < 1:
+            raise ValueError(f"For 'InstanceNorm2d', the 'num_features' must be at least 1, but got {num_features}.")
+        if not 0 <= momentum <= 1:
+            raise ValueError(f"For 'InstanceNorm2d', the 'momentum' must be a number in range [0, 1], but got "
+                             f"{momentum}.")
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.moving_mean = Parameter(initializer("zeros", (num_features,), dtype), name="mean", requires_grad=False)
+        self.moving_variance = Parameter(initializer("ones", (num_features,), dtype), name="variance",
+                                         requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, (num_features,), dtype), name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, (num_features,), dtype), name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        raise RuntimeError("Unsupported op [InstanceNorm] on CPU: MindSpore 2.10 has an InstanceNorm kernel for "
+                           "Ascend and GPU only, so nn.InstanceNorm2d cannot run on CPU (mslab mirrors MindSpore on "
+                           "CPU). nn.GroupNorm(num_groups=C, num_channels=C) normalises each channel the same way.")

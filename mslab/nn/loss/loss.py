@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
 __all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss", "SmoothL1Loss",
-           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss"]
+           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss", "MAELoss", "DiceLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -43,6 +43,10 @@ class LossBase(Cell):
         raise NotImplementedError(f"{type(self).__name__} must define construct(logits, labels)")
 
 
+class _Loss(LossBase):
+    """MindSpore's old name for LossBase (``mindspore.nn.loss.loss._Loss``, deprecated since 1.3): same API."""
+
+
 def _check_same_shape(cls_name, logits, labels):
     if tuple(logits.shape) != tuple(labels.shape):
         raise ValueError(f"For '{cls_name}', logits shape {tuple(logits.shape)} and labels shape "
@@ -61,6 +65,10 @@ class L1Loss(LossBase):
 
     def construct(self, logits, labels):
         return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class MAELoss(L1Loss):
+    """Mean absolute error (``mindspore.nn.MAELoss``): the same as L1Loss, |logits - labels| reduced."""
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -191,3 +199,25 @@ class CrossEntropyLoss(LossBase):
 
     def construct(self, logits, labels):
         return F.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction, self.label_smoothing)
+
+
+class DiceLoss(LossBase):
+    """``1 - 2 * sum(logits * labels) / (sum(logits^2) + sum(labels^2) + smooth)`` over every element.
+
+    ``mindspore.nn.DiceLoss`` (deprecated there since 2.8): 0 when logits equal binary labels, 1 when
+    they do not overlap at all; ``smooth`` keeps the ratio finite for all-zero inputs.
+    """
+
+    def __init__(self, smooth=1e-5):
+        super().__init__()
+        if isinstance(smooth, bool) or not isinstance(smooth, float) or smooth <= 0:
+            raise ValueError(f"For 'DiceLoss', the 'smooth' must be float and must > 0, but got {smooth!r}.")
+        self.smooth = smooth
+
+    def construct(self, logits, label):
+        if tuple(logits.shape) != tuple(label.shape):
+            raise ValueError(f"For 'DiceLoss', the 'logits_shape' should be = label_shape: {tuple(label.shape)}, "
+                             f"but got {tuple(logits.shape)}.")
+        intersection = F.reduce_sum(F.mul(logits, label))
+        union = F.add(F.reduce_sum(F.square(logits)), F.reduce_sum(F.square(label)))
+        return F.sub(1.0, F.div(F.mul(intersection, 2.0), F.add(union, self.smooth)))

@@ -22,6 +22,8 @@ A call's writes land together or not at all: if anything raises during the updat
 or while a GRAPH-mode training step runs), every weight and state is put back as it was.
 """
 import contextlib
+import functools
+import inspect
 
 import numpy as np
 
@@ -322,3 +324,30 @@ class Optimizer(Cell):
 
     def extend_repr(self):
         return f"learning_rate={self._base_lr.kind}, weight_decay={self.weight_decay}, loss_scale={self.loss_scale}"
+
+
+def opt_init_args_register(fn):
+    """Decorator for an optimizer's ``__init__`` that records its arguments (MindSpore's
+    ``nn.optim.optimizer.opt_init_args_register``), before ``fn`` runs:
+
+    ``self.init_params = {"params": params}``; ``self.init_learning_rate`` (a Tensor as a list or
+    number, None for a schedule Cell); ``self.init_args``: every other argument, defaults included.
+    """
+    @functools.wraps(fn)
+    def deco(self, *args, **kwargs):
+        arguments = inspect.signature(fn).bind(self, *args, **kwargs)
+        arguments.apply_defaults()
+        arguments = dict(arguments.arguments)
+        arguments.pop("self")
+        if "params" in arguments:
+            self.__dict__["init_params"] = {"params": arguments.pop("params")}
+        if "optimizer" in arguments:
+            self.__dict__["init_params"] = {"params": arguments.pop("optimizer").init_params["params"]}
+        if "learning_rate" in arguments:
+            lr = arguments.pop("learning_rate")
+            lr = lr.asnumpy().tolist() if isinstance(lr, Tensor) else lr
+            self.__dict__["init_learning_rate"] = None if isinstance(lr, Cell) else lr
+        self.__dict__["init_args"] = arguments
+        fn(self, *args, **kwargs)
+
+    return deco

@@ -1,24 +1,31 @@
-"""``mindspore.nn.utils``: ``no_init_parameters``.
-
-MindSpore 2.10 can build a network without filling its Parameters (``with no_init_parameters():
-net = Net()``): each Parameter keeps its initializer (``has_init`` is True) and draws its numbers when
-first used or by ``net.init_parameters_data()``, so a large model loaded from a checkpoint never
-spends time and memory on random weights. mslab's Parameters hold their numbers from the start, so
-here the block changes nothing: the values are those the same code gives without it. They are also
-MindSpore's values unless other random numbers are drawn between building the network and first
-using it: MindSpore draws the deferred values then, later in the random stream (observed on CPU).
-"""
-import contextlib
+"""``mindspore.nn.utils``: ``no_init_parameters``, building a network without drawing its weights yet."""
+from contextlib import contextmanager
 
 from mslab.core import missing_names as _missing_names
+from mslab.core.tensor import Parameter
 
 __all__ = ["no_init_parameters"]
 
 
-@contextlib.contextmanager
+@contextmanager
 def no_init_parameters():
-    """Build Parameters without initialising them (MindSpore); mslab initialises them anyway (see above)."""
-    yield
+    """Inside ``with no_init_parameters():``, parameters made from initializers are not drawn yet.
+
+    As MindSpore 2.10 (which sets ``Parameter.init_param = False`` for the block): such a parameter
+    has its shape and dtype, ``has_init`` is True, and its numbers are drawn on first use: when a Cell
+    holding it is called (all of that Cell's parameters, in order), on ``asnumpy()``, or by
+    ``net.init_parameters_data()``. Loading numbers into it (``set_data``, ``load_param_into_net``)
+    draws nothing. So random initializers draw from the generator at that later moment, as in
+    MindSpore. A parameter made from a Tensor of numbers is concrete at once.
+
+    One difference: MindSpore's optimizer built *after* the block on such parameters fails at its first
+    step (TypeError "init_data must be set Tensor.init, init can't be None"); mslab's works.
+    """
+    Parameter.init_param = False
+    try:
+        yield
+    finally:
+        Parameter.init_param = True
 
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
