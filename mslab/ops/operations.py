@@ -9,8 +9,11 @@ from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
 from mslab.ops.nn_ops import *
+from mslab.ops.normalize_ops import *
 from mslab.ops.pool_ops import *
+from mslab.ops.random_ops import *
 from mslab.ops.reduce_ops import *
+from mslab.ops.resize_ops import *
 from mslab.ops.shape_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *

@@ -1,0 +1,350 @@
+"""Image resizing (NCHW): ResizeNearestNeighbor, ResizeBilinearV2, AdaptiveAvgPool2D and ``ops.interpolate``.
+
+Each output pixel reads the input along H and W independently, so a resize is one rule per axis:
+
+    nearest        out[i] = x[src(i)]      src = floor(i * in/out)            (align_corners: round(i * (in-1)/(out-1)))
+    nearest-exact  out[i] = x[src(i)]      src = floor((i + 0.5) * in/out)
+    linear         out[i] = (1-t) x[lo] + t x[lo+1], with the source coordinate s = lo + t
+                   s = i * in/out (legacy), (i + 0.5) * in/out - 0.5 (half pixel), i * (in-1)/(out-1) (align_corners)
+    area           out[i] = mean of x[floor(i*in/out) : ceil((i+1)*in/out)]   (adaptive average pooling)
+
+Nearest gathers (its gradient scatter-adds dout back); linear and area are linear maps ``W`` (out x in) per
+axis, out = W_h x W_w^T, whose gradient is the transposed map dx = W_h^T dout W_w. Rules and numbers as
+MindSpore 2.10's CPU kernels (observed; see tests/test_api_randimg_resize.py).
+"""
+import math
+
+import numpy as np
+
+from mslab.core import dtype as mstype
+from mslab.core.op_registry import F
+from mslab.core.tensor import Tensor
+from mslab.ops.primitive import Primitive, check_float, hashable, instance
+
+__all__ = ["ResizeNearestNeighbor", "ResizeNearestNeighborGrad", "ResizeBilinearV2", "ResizeBilinearGrad",
+           "AdaptiveAvgPool2D", "AdaptiveAvgPool2DGrad"]
+
+
+# ---- the per-axis rules ---------------------------------------------------------------------------------
+def nearest_index(n_in, n_out, align_corners=False, exact=False):
+    """Source index of each of the ``n_out`` outputs (see the module docstring)."""
+    i = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+        src = np.floor(i * scale + 0.5)  # C's roundf: halves away from zero
+    elif exact:
+        src = np.floor((i + 0.5) * (n_in / n_out))
+    else:
+        src = np.floor(i * (n_in / n_out))
+    return np.minimum(src, n_in - 1).astype(np.intp)
+
+
+def linear_matrix(n_in, n_out, align_corners=False, half_pixel=False):
+    """The (n_out, n_in) matrix of linear interpolation along one axis."""
+    i = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        src = i * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    elif half_pixel:
+        src = (i + 0.5) * (n_in / n_out) - 0.5
+    else:
+        src = i * (n_in / n_out)
+    floor = np.floor(src)
+    lo = np.clip(floor, 0, n_in - 1).astype(np.intp)
+    hi = np.clip(np.ceil(src), 0, n_in - 1).astype(np.intp)
+    t = src - floor
+    w = np.zeros((n_out, n_in))
+    np.add.at(w, (np.arange(n_out), lo), 1.0 - t)
+    np.add.at(w, (np.arange(n_out), hi), t)
+    return w
+
+
+def area_matrix(n_in, n_out):
+    """The (n_out, n_in) matrix of adaptive average pooling along one axis."""
+    w = np.zeros((n_out, n_in))
+    for i in range(n_out):
+        start, end = (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
+        w[i, start:end] = 1.0 / (end - start)
+    return w
+
+
+def _shape(v):
+    return tuple(v.shape)
+
+
+def _check_4d(name, x):
+    if len(x.shape) != 4:
+        raise ValueError(f"For primitive[{name}], the image rank must be equal to 4, but got {len(x.shape)}.")
+
+
+def _size(name, size):
+    if not isinstance(size, (tuple, list)) or len(size) != 2 or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s > 0 for s in size):
+        raise TypeError(f"For '{name}', the type of 'size' should be one of '[list of int, tuple of int]' "
+                        f"with two positive ints, but got {size!r}.")
+    return tuple(int(s) for s in size)
+
+
+# ---- nearest ------------------------------------------------------------------------------------------------
+class ResizeNearestNeighbor(Primitive):
+    """``ops.ResizeNearestNeighbor(size, align_corners=False)(x)``: x (N, C, H, W) -> (N, C, *size), any dtype.
+
+    d/dx = ResizeNearestNeighborGrad: each output's dout added to the input pixel it copied.
+    ``exact=True`` (mslab's, for interpolate's 'nearest-exact') reads pixel centres.
+    """
+
+    n_tensors = 1
+
+    def __init__(self, size, align_corners=False, exact=False):
+        super().__init__(size=_size("ResizeNearestNeighbor", size), align_corners=bool(align_corners),
+                         exact=bool(exact))
+
+    def index(self, in_hw):
+        (h, w), (oh, ow) = in_hw, self.size
+        return (nearest_index(h, oh, self.align_corners, self.exact)[:, None],
+                nearest_index(w, ow, self.align_corners, self.exact)[None, :])
+
+    def infer(self, x):
+        _check_4d(self.name, x)
+        return _shape(x)[:2] + self.size, x.dtype
+
+    def compute(self, x):
+        rows, cols = self.index(x.shape[2:])
+        return np.ascontiguousarray(x[:, :, rows, cols])
+
+    def bprop(self, x, out, dout, needs):
+        return (instance(ResizeNearestNeighborGrad, **self.attrs)(x, dout),)
+
+
+class ResizeNearestNeighborGrad(ResizeNearestNeighbor):
+    """``(x, dout) -> dx``: dout scatter-added to the pixels ResizeNearestNeighbor copied (x gives the shape)."""
+
+    n_tensors = 2
+
+    def infer(self, x, dout):
+        _check_4d(self.name, x)
+        if _shape(dout) != _shape(x)[:2] + self.size:
+            raise ValueError(f"dout of shape {_shape(x)[:2] + self.size} expected, got {_shape(dout)}")
+        return _shape(x), dout.dtype
+
+    def compute(self, x, dout):
+        rows, cols = np.broadcast_arrays(*self.index(x.shape[2:]))
+        dx = np.zeros(x.shape, dout.dtype)
+        np.add.at(dx, (slice(None), slice(None), rows, cols), dout)
+        return dx
+
+    def bprop(self, x, dout, out, g, needs):
+        return None, instance(ResizeNearestNeighbor, **self.attrs)(g)
+
+
+# ---- linear maps per axis: bilinear, area -------------------------------------------------------------------------
+class _Separable(Primitive):
+    """out = W_h x W_w^T over the last two axes; subclasses give ``matrices(in_hw)`` and ``out_hw(x_shape)``."""
+
+    n_tensors = 1
+    grad_class = None
+
+    def matrices(self, in_hw):
+        raise NotImplementedError
+
+    def out_hw(self, x_shape):
+        raise NotImplementedError
+
+    def infer(self, x):
+        check_float(self, x)
+        return _shape(x)[:-2] + self.out_hw(_shape(x)), x.dtype
+
+    def compute(self, x):
+        wh, ww = self.matrices(x.shape[-2:])
+        return (wh @ x.astype(np.float64) @ ww.T).astype(x.dtype)
+
+    def bprop(self, x, *rest, needs):
+        dout = rest[-1]
+        return (instance(self.grad_class, **self.attrs)(x, dout),)
+
+
+class _SeparableGrad(Primitive):
+    """dx = W_h^T dout W_w for the forward class ``forward`` (x gives the shape); linear in dout."""
+
+    n_tensors = 2
+    forward = None
+
+    def infer(self, x, dout):
+        fwd = self.forward(**self.attrs)
+        expected = _shape(x)[:-2] + fwd.out_hw(_shape(x))
+        if _shape(dout) != expected:
+            raise ValueError(f"dout of shape {expected} expected, got {_shape(dout)}")
+        return _shape(x), dout.dtype
+
+    def compute(self, x, dout):
+        wh, ww = self.forward(**self.attrs).matrices(x.shape[-2:])
+        return (wh.T @ dout.astype(np.float64) @ ww).astype(dout.dtype)
+
+    def bprop(self, x, dout, out, g, needs):
+        return None, instance(self.forward, **self.attrs)(g)
+
+
+class ResizeBilinearV2(_Separable):
+    """``ops.ResizeBilinearV2(align_corners=False, half_pixel_centers=False)(x, size)``: bilinear resize, NCHW.
+
+    ``size`` is (new_h, new_w), a constant. Source coordinates as in the module docstring; align_corners and
+    half_pixel_centers cannot both be True (MindSpore's rule). d/dx = ResizeBilinearGrad.
+    """
+
+    def __init__(self, align_corners=False, half_pixel_centers=False, size=None):
+        if align_corners and half_pixel_centers:
+            raise ValueError("For ResizeBilinearV2, the half_pixel_centers must be false when align_corners is "
+                             "true, but half_pixel_centers got True.")
+        super().__init__(align_corners=bool(align_corners), half_pixel_centers=bool(half_pixel_centers),
+                         size=None if size is None else _size("ResizeBilinearV2", size))
+
+    def __call__(self, x, size=None):
+        if size is None:
+            return super().__call__(x)
+        if isinstance(size, Tensor):  # MindSpore also takes the size as a tensor; mslab reads its numbers
+            size = tuple(int(v) for v in size.asnumpy().reshape(-1))
+        size = _size(self.name, hashable(size))
+        return instance(type(self), self.align_corners, self.half_pixel_centers, size)(x)
+
+    def out_hw(self, x_shape):
+        if self.size is None:
+            raise TypeError("ResizeBilinearV2 needs the output size: call it as ResizeBilinearV2()(x, (h, w))")
+        return self.size
+
+    def infer(self, x):
+        _check_4d(self.name, x)
+        return super().infer(x)
+
+    def matrices(self, in_hw):
+        return tuple(linear_matrix(n, m, self.align_corners, self.half_pixel_centers)
+                     for n, m in zip(in_hw, self.size))
+
+
+class ResizeBilinearGrad(_SeparableGrad):
+    """ResizeBilinearV2's backward kernel ``(x, dout) -> dx``."""
+
+    forward = ResizeBilinearV2
+
+
+class AdaptiveAvgPool2D(_Separable):
+    """``ops.AdaptiveAvgPool2D(output_size)(x)``: mean over adaptive windows, x (C, H, W) or (N, C, H, W).
+
+    Output pixel (i, j) averages rows floor(i*H/oh) .. ceil((i+1)*H/oh) - 1 and likewise the columns;
+    ``output_size`` is an int or (oh, ow), where None keeps that input size. d/dx = AdaptiveAvgPool2DGrad.
+    """
+
+    def __init__(self, output_size):
+        if isinstance(output_size, (int, np.integer)) and not isinstance(output_size, bool):
+            output_size = (int(output_size),) * 2
+        if not isinstance(output_size, (tuple, list)) or len(output_size) != 2:
+            n = len(output_size) if isinstance(output_size, (tuple, list)) else output_size
+            raise ValueError(f"For 'AdaptiveAvgPool2D', the 'length of output_size' must be int and must = 2, but "
+                             f"got '{n}' with type 'int'.")
+        for s in output_size:
+            if s is not None and (not isinstance(s, (int, np.integer)) or s <= 0):
+                raise ValueError(f"For 'AdaptiveAvgPool2D', each of 'output_size' must be a positive int or None, "
+                                 f"got {output_size!r}")
+        super().__init__(output_size=tuple(output_size))
+
+    def out_hw(self, x_shape):
+        return tuple(x_shape[k - 2] if s is None else s for k, s in enumerate(self.output_size))
+
+    def infer(self, x):
+        if len(x.shape) not in (3, 4):
+            raise ValueError(f"For primitive[AdaptiveAvgPool2D], the dim of x must be in [3,4], but got "
+                             f"{len(x.shape)}.")
+        if x.dtype.kind != "f":
+            raise TypeError(f"For primitive[AdaptiveAvgPool2D], the input argument[x] must be a type of "
+                            f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                            f"Tensor[{mstype.from_numpy(x.dtype)}].")
+        return super().infer(x)
+
+    def matrices(self, in_hw):
+        return tuple(area_matrix(n, m) for n, m in zip(in_hw, self.out_hw((0, 0) + tuple(in_hw))))
+
+
+class AdaptiveAvgPool2DGrad(_SeparableGrad):
+    """AdaptiveAvgPool2D's backward kernel ``(x, dout) -> dx``: each window's dout / its size spread over it."""
+
+    forward = AdaptiveAvgPool2D
+
+
+ResizeBilinearV2.grad_class = ResizeBilinearGrad
+AdaptiveAvgPool2D.grad_class = AdaptiveAvgPool2DGrad
+
+
+# ---- functional forms ---------------------------------------------------------------------------------
+_MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact", "trilinear")
+_RANKS = {"linear": (3,), "bilinear": (4,), "bicubic": (4,), "trilinear": (5,), "nearest": (3, 4, 5),
+          "nearest-exact": (3, 4, 5), "area": (3, 4, 5)}  # as MindSpore 2.10 checks them
+_MSLAB = ("nearest", "nearest-exact", "linear", "bilinear", "area")  # on 3-D and 4-D inputs
+
+
+def _out_size(x, size, scale_factor, recompute_scale_factor, mode, nd):
+    """The new spatial size from ``size`` or ``scale_factor``, checked as MindSpore's interpolate checks them."""
+    where = f"the mode = {mode} and dim = {nd}D"
+    if size is not None and scale_factor is not None:
+        raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set simultaneously")
+    if size is None and scale_factor is None:
+        raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both empty")
+    spatial = tuple(x.shape[2:])
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("For 'interpolate', it is incorrect to set 'recompute_scale_factor' to True after "
+                             "specifying an explicit 'size'.")
+        size = (size,) * len(spatial) if isinstance(size, (int, np.integer)) else tuple(size)
+    else:
+        if not recompute_scale_factor and mode != "area":
+            raise ValueError(f"For 'interpolate', 'scale_factor' option cannot currently be set with {where}.")
+        scales = (scale_factor,) * len(spatial) if not isinstance(scale_factor, (tuple, list)) else scale_factor
+        for s in scales:
+            if not isinstance(s, float):
+                raise TypeError(f"For 'interpolate', the 'scale_factor' must be float, but got '{type(s).__name__}'")
+        size = tuple(int(math.floor(n * float(s))) for n, s in zip(spatial, scales))
+    if len(size) != len(spatial) or not all(isinstance(s, (int, np.integer)) and s > 0 for s in size):
+        raise ValueError(f"For 'interpolate', 'size' must be {len(spatial)} positive ints for {where}, got {size!r}")
+    return tuple(int(s) for s in size)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,  # noqa: A002
+                recompute_scale_factor=None):
+    """``ops.interpolate``: resize (N, C, L) or (N, C, H, W) to ``size`` (or ``floor(in * scale_factor)``).
+
+    mode 'nearest' / 'nearest-exact' (ResizeNearestNeighbor), 'linear' (3-D) / 'bilinear' (4-D)
+    (ResizeBilinearV2 with half-pixel centres, or align_corners), 'area' (AdaptiveAvgPool2D). A 3-D input
+    runs as a 4-D one with H = 1. 'bicubic' and 'trilinear' are not implemented in mslab.
+    """
+    if mode not in _MODES:
+        raise ValueError(f"For 'interpolate', 'mode' must be in '{list(_MODES)}', but got {mode}")
+    nd = len(input.shape)
+    if nd not in _RANKS[mode]:
+        raise ValueError(f"For 'interpolate', {mode} only support '{list(_RANKS[mode])}'D, but got {nd}D")
+    if mode not in _MSLAB or nd == 5:
+        raise NotImplementedError(f"interpolate: mode={mode!r} on a {nd}-D input exists in MindSpore 2.10 but mslab "
+                                  f"does not implement it yet (it has {', '.join(map(repr, _MSLAB))} on 3-D and 4-D)")
+    if not input.dtype.is_float:
+        raise TypeError(f"For 'interpolate', the input must be a float tensor, but got {input.dtype}")
+    if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
+        raise ValueError(f"For 'interpolate', 'align_corners' option cannot currently be set with the mode = {mode}, "
+                         f"and dim = {nd}D")
+    size = _out_size(input, size, scale_factor, recompute_scale_factor, mode, nd)
+    if nd == 3:
+        if mode == "area" and input.shape[-1] % size[0]:
+            raise ValueError(f"For adaptive_avg_pool1d input's last dimension must be divisible by output size "
+                             f"{size[0]}, but got {input.shape[-1]}.")
+        x4 = F.reshape(input, tuple(input.shape[:2]) + (1, input.shape[2]))
+        out = interpolate(x4, (1,) + size, None, "bilinear" if mode == "linear" else mode, align_corners)
+        return F.reshape(out, tuple(out.shape[:2]) + (out.shape[3],))
+    if mode in ("nearest", "nearest-exact"):
+        return instance(ResizeNearestNeighbor, size, False, mode == "nearest-exact")(input)
+    if mode == "area":
+        return instance(AdaptiveAvgPool2D, size)(input)
+    return instance(ResizeBilinearV2, bool(align_corners), not align_corners, size)(input)
+
+
+def adaptive_avg_pool2d(input, output_size):  # noqa: A002 - MindSpore's argument name
+    """``ops.adaptive_avg_pool2d``: AdaptiveAvgPool2D(output_size)(input)."""
+    return instance(AdaptiveAvgPool2D, hashable(output_size))(input)
+
+
+__all__ += ["interpolate", "adaptive_avg_pool2d"]
+F.register(globals(), __all__)
