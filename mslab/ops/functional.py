@@ -9,6 +9,7 @@ from mslab.ops.collective_ops import *
 from mslab.ops.composite_ops import partial
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
+from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.loss_ops import *

@@ -3,6 +3,7 @@ from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
+from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.loss_ops import *
