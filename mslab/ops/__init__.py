@@ -13,5 +13,6 @@ from mslab.ops import functional, operations
 from mslab.ops.composite_ops import HyperMap, Map, MultitypeFuncGraph, partial
 from mslab.ops.functional import *
 from mslab.ops.operations import *
+from mslab.ops.primitive import constexpr
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

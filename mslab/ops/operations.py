@@ -5,6 +5,7 @@ from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
+from mslab.ops.custom_ops import *
 from mslab.ops.index_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
