@@ -138,6 +138,37 @@ def test_constexpr_matches_mindspore():
             assert Net()(Tensor(np.ones((2, 4), np.float32))).shape == (4, 2)
 
 
+def test_registration_information_matches_mindspore():
+    # observed on MindSpore 2.10 CPU
+    info = (ops.CustomRegOp("add").input(0, "x").input(1, "y", "required").output(0, "z")
+            .dtype_format(ops.DataType.F32_Default, ops.DataType.F32_Default, ops.DataType.F32_Default)
+            .attr("alpha", "required", "float", value="1.0").target("CPU").get_op_info())
+    assert info == {"op_name": "add", "inputs": [{"index": 0, "name": "x", "paramType": "required"},
+                                                 {"index": 1, "name": "y", "paramType": "required"}],
+                    "outputs": [{"index": 0, "name": "z", "paramType": "required"}],
+                    "attr": [{"name": "alpha", "paramType": "required", "type": "float", "value": "1.0"}],
+                    "fusion_type": "", "dtype_format": [(("float32", "DefaultFormat"),) * 3], "target": "CPU"}
+    assert ops.CustomRegOp().get_op_info() == {"op_name": "Custom", "inputs": [], "outputs": [], "attr": [],
+                                               "fusion_type": "", "dtype_format": [], "target": "UnKnown"}
+
+    @ops.custom_info_register(info)
+    def plus(a, b):
+        return a + b
+    assert plus.reg_info == (info,) and plus.__wrapped__(1, 2) == 3
+    c = ops.Custom(plus, out_shape=(2,), out_dtype=ms.float32, func_type="pyfunc", reg_info=info)
+    assert c(X, X).asnumpy().tolist() == [2.0, 4.0]
+    names = [n for n in dir(ops.DataType) if not n.startswith("_")]
+    assert len(names) == 204
+    assert (ops.DataType.F32_Default, ops.DataType.I64_Default, ops.DataType.None_Default, ops.DataType.None_None,
+            ops.DataType.F32_Default_List, ops.DataType.I8_NC1HWC0, ops.DataType.BOOL_None) == (
+        ("float32", "DefaultFormat"), ("int64", "DefaultFormat"), ("", "DefaultFormat"), ("", ""),
+        ("float32", "DefaultFormat", "list"), ("int8", "NC1HWC0"), ("bool", ""))
+    with pytest.raises(TypeError, match="0 value must be int"):
+        ops.CustomRegOp("a").input("0", "x")
+    with pytest.raises(ValueError, match="the sum of input tensors and output tensors, but got 1 vs 0"):
+        ops.CustomRegOp("a").dtype_format(("float32",))
+
+
 def test_every_custom_primitive_is_tested():
     source = open(__file__).read().split("def test_every_custom")[0]
     assert all(n in source for n in custom_ops.__all__)

@@ -12,8 +12,10 @@ with ``(seed, seed2, global seed)``): each call gives new numbers, and ``set_see
 stream, so a seeded program prints the same numbers every run, as in MindSpore. An op with both
 seeds 0 draws from numpy's global generator, which ``set_seed`` also seeds.
 *These are not MindSpore's numbers*: MindSpore's CPU kernels draw from Philox counters with their own
-seed derivation, which mslab does not reproduce. Shapes, dtypes and the distributions match (checked on
-MindSpore 2.10 CPU); the draws do not.
+seed derivation, which mslab does not reproduce: besides the generator, the seeds an op gets depend on a
+process-wide count of the random ops made so far (observed on MindSpore 2.10 CPU: after ``set_seed(5)`` a new
+``StandardNormal()`` gives other numbers than the one made after the previous ``set_seed(5)``). Shapes, dtypes,
+errors and the distributions match (checked on MindSpore 2.10 CPU); the draws do not.
 
 The random primitives are not deterministic, so a compiled graph never folds them into constants or
 merges two of them, and they have no gradient: ``normal`` and ``uniform`` get theirs from the Mul and
