@@ -89,6 +89,47 @@ def test_resize_bilinear_v2_matches_mindspore():
         P.ResizeBilinearV2(align_corners=True, half_pixel_centers=True)
 
 
+BICUBIC = {  # ResizeBicubic(align_corners, half_pixel_centers)(X4, (5, 6))[0, 0, :2], observed on MindSpore 2.10 CPU
+    (False, False): [[0.0, 0.48237940669059753, 1.554734706878662, S2, 4.553023338317871, 5.459233283996582],
+                     [3.3132855892181396, 4.520089149475098, 6.4505085945129395, 8.259415626525879, 10.568183898925781,
+                      11.754950523376465]],
+    (True, False): [[0.0, 0.41416069865226746, 1.361280918121338, 2.30289888381958, 3.9455366134643555, S3],
+                    [2.6286797523498535, 3.5612597465515137, 5.177619457244873, 6.482861042022705, 8.617875099182129,
+                     10.174209594726562]],
+    (False, True): [[-0.6592433452606201, -0.3111632466316223, 0.45854651927948, 1.6056920289993286,
+                     3.2274067401885986, 4.338604927062988],
+                    [2.040942430496216, 2.8200275897979736, 4.218539714813232, 5.807343482971191, 7.876796722412109,
+                     9.256823539733887]]}
+
+
+def test_resize_bicubic_matches_mindspore():
+    x = Tensor(X4)
+    for (ac, hp), expected in BICUBIC.items():
+        close(P.ResizeBicubic(ac, hp)(x, Tensor(np.array([5, 6], np.int32)))[0, 0, :2], expected)
+    # interpolate's 'bicubic' is ResizeBicubic with half-pixel centres, or align_corners (observed)
+    close(ops.interpolate(x, size=(5, 6), mode="bicubic")[0, 0, :2], BICUBIC[(False, True)])
+    close(ops.interpolate(x, size=(5, 6), mode="bicubic", align_corners=True)[0, 0, :2], BICUBIC[(True, False)])
+    close(ops.interpolate(x, size=(2, 3), mode="bicubic"),
+          [[[[1.332893967628479, 3.5708136558532715, 7.055815696716309],
+             [20.45611572265625, 26.414241790771484, 32.878990173339844]]]])
+    w = Tensor(np.arange(30, dtype=np.float32).reshape(1, 1, 5, 6))
+    g = ops.grad(lambda x: (ops.interpolate(x, size=(5, 6), mode="bicubic") * w).sum())(x)
+    close(g, [[[[5.344117164611816, 8.857953071594238, 12.620429039001465, 16.884502410888672],
+                [30.66676902770996, 33.241310119628906, 36.917598724365234, 41.94277572631836],
+                [57.42742919921875, 59.18340301513672, 62.94588088989258, 68.96781158447266]]]], rtol=1e-5)
+    with pytest.raises(ValueError, match="bicubic only support '\\[4\\]'D, but got 3D"):
+        ops.interpolate(Tensor(X3), size=5, mode="bicubic")
+
+
+@pytest.mark.parametrize("ac, hp", [(False, False), (True, False), (False, True)])
+def test_resize_bicubic_grad_and_modes(ac, hp):
+    x = np.random.default_rng(5).standard_normal((1, 2, 3, 4))
+    for size in ((5, 7), (2, 2)):
+        f = lambda x, s=size: P.ResizeBicubic(ac, hp)(x, s)  # noqa: E731
+        check_grad(f, x)
+        check_modes(f, Tensor(x.astype(np.float32)))
+
+
 BILINEAR = [  # interpolate(X4, size=(5, 6), mode="bilinear"), observed on MindSpore 2.10 CPU
     [0.0, 0.5, 1.3047380447387695, 2.5236895084381104, 4.012290000915527, S3],
     [3.200000286102295, 4.136068344116211, 5.489418983459473, 7.158550262451172, 9.050813674926758,
@@ -189,7 +230,6 @@ def test_interpolate_gradients_match_mindspore():
     (dict(size=(5, 6), scale_factor=2.0, mode="bilinear"), ValueError, "cannot be set simultaneously"),
     (dict(mode="bilinear"), ValueError, "cannot be both empty"),
     (dict(size=(5, 6), mode="bilinear", recompute_scale_factor=True), ValueError, "explicit 'size'"),
-    (dict(size=(5, 6), mode="bicubic"), NotImplementedError, "mslab does not implement it yet"),
 ])
 def test_interpolate_errors(kwargs, error, message):
     with pytest.raises(error, match=message):
@@ -197,6 +237,8 @@ def test_interpolate_errors(kwargs, error, message):
 
 
 def test_interpolate_error_cases_of_other_ranks():
+    with pytest.raises(NotImplementedError, match="mslab does not implement it yet"):
+        ops.interpolate(Tensor(np.ones((1, 1, 2, 2, 2), np.float32)), size=(3, 3, 3), mode="nearest")
     with pytest.raises(ValueError, match="bilinear only support '\\[4\\]'D, but got 3D"):
         ops.interpolate(Tensor(X3), size=5, mode="bilinear")
     with pytest.raises(ValueError, match="divisible by output size 3, but got 4"):
@@ -205,7 +247,8 @@ def test_interpolate_error_cases_of_other_ranks():
         ops.interpolate(Tensor(np.ones((1, 1, 2, 2), np.int32)), size=(3, 3), mode="bilinear")
 
 
-@pytest.mark.parametrize("mode, ac", [("bilinear", False), ("bilinear", True), ("area", None), ("nearest", None)])
+@pytest.mark.parametrize("mode, ac", [("bilinear", False), ("bilinear", True), ("bicubic", False), ("area", None),
+                                      ("nearest", None)])
 def test_interpolate_grad_and_modes(mode, ac):
     x = np.random.default_rng(3).standard_normal((2, 2, 3, 5))
     for size in ((5, 4), (2, 2), (1, 7)):
@@ -214,8 +257,10 @@ def test_interpolate_grad_and_modes(mode, ac):
         check_modes(f, Tensor(x.astype(np.float32)))
 
 
-@pytest.mark.parametrize("grad_cls, attrs", [(resize_ops.ResizeBilinearGrad, dict(size=(4, 6))),
-                                              (resize_ops.AdaptiveAvgPool2DGrad, dict(output_size=(2, 3)))])
+@pytest.mark.parametrize("grad_cls, attrs", [
+    (resize_ops.ResizeBilinearGrad, dict(size=(4, 6))),
+    (resize_ops.ResizeBicubicGrad, dict(size=(4, 6), half_pixel_centers=True)),
+    (resize_ops.AdaptiveAvgPool2DGrad, dict(output_size=(2, 3)))])
 def test_backward_kernels_grad_and_modes(grad_cls, attrs):
     x = np.random.default_rng(0).standard_normal((1, 2, 3, 5))
     d = np.random.default_rng(1).standard_normal((1, 2) + tuple(attrs.get("size", attrs.get("output_size"))))

@@ -12,6 +12,7 @@ from mslab.ops.creation_ops import *
 from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.index_ops import *
+from mslab.ops.interpolate_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *

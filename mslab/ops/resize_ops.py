@@ -1,4 +1,4 @@
-"""Image resizing (NCHW): ResizeNearestNeighbor, ResizeBilinearV2, AdaptiveAvgPool2D and ``ops.interpolate``.
+"""Image resizing (NCHW): ResizeNearestNeighbor, ResizeBilinearV2, ResizeBicubic, AdaptiveAvgPool2D.
 
 Each output pixel reads the input along H and W independently, so a resize is one rule per axis:
 
@@ -6,14 +6,14 @@ Each output pixel reads the input along H and W independently, so a resize is on
     nearest-exact  out[i] = x[src(i)]      src = floor((i + 0.5) * in/out)
     linear         out[i] = (1-t) x[lo] + t x[lo+1], with the source coordinate s = lo + t
                    s = i * in/out (legacy), (i + 0.5) * in/out - 0.5 (half pixel), i * (in-1)/(out-1) (align_corners)
+    cubic          out[i] = sum of 4 inputs around s, weighted by Keys' cubic kernel (``cubic_matrix``)
     area           out[i] = mean of x[floor(i*in/out) : ceil((i+1)*in/out)]   (adaptive average pooling)
 
-Nearest gathers (its gradient scatter-adds dout back); linear and area are linear maps ``W`` (out x in) per
+``ops.interpolate`` (interpolate_ops) picks one of them by name. Nearest gathers (its gradient scatter-adds
+dout back); linear, cubic and area are linear maps ``W`` (out x in) per
 axis, out = W_h x W_w^T, whose gradient is the transposed map dx = W_h^T dout W_w. Rules and numbers as
 MindSpore 2.10's CPU kernels (observed; see tests/test_api_randimg_resize.py).
 """
-import math
-
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -22,7 +22,7 @@ from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, check_float, hashable, instance
 
 __all__ = ["ResizeNearestNeighbor", "ResizeNearestNeighborGrad", "ResizeBilinearV2", "ResizeBilinearGrad",
-           "AdaptiveAvgPool2D", "AdaptiveAvgPool2DGrad"]
+           "ResizeBicubic", "ResizeBicubicGrad", "AdaptiveAvgPool2D", "AdaptiveAvgPool2DGrad"]
 
 
 # ---- the per-axis rules ---------------------------------------------------------------------------------
@@ -56,6 +56,38 @@ def linear_matrix(n_in, n_out, align_corners=False, half_pixel=False):
     np.add.at(w, (np.arange(n_out), lo), 1.0 - t)
     np.add.at(w, (np.arange(n_out), hi), t)
     return w
+
+
+def cubic_matrix(n_in, n_out, align_corners=False, half_pixel=False):
+    """The (n_out, n_in) matrix of bicubic interpolation along one axis (MindSpore's ResizeBicubic kernel).
+
+    Keys' cubic kernel on the 4 inputs around each source coordinate s, with a = -0.5 and the taps that fall
+    outside the input dropped (weights renormalised) for half-pixel centres, else a = -0.75 and the taps
+    clamped to the edge; the fraction t = s - floor(s) is rounded to 1/1024, as the kernel's weight table.
+    """
+    i = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        src = i * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    elif half_pixel:
+        src = (i + 0.5) * (n_in / n_out) - 0.5
+    else:
+        src = i * (n_in / n_out)
+    floor = np.floor(src)
+    t = np.round((src - floor) * 1024) / 1024
+    a = -0.5 if half_pixel else -0.75
+
+    def near(d):  # |d| <= 1
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):  # 1 < |d| < 2
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    w = np.zeros((n_out, n_in))
+    for k, weight in enumerate((far(t + 1), near(t), near(1 - t), far(2 - t))):
+        tap = floor.astype(np.intp) - 1 + k
+        if half_pixel:
+            weight = np.where((tap >= 0) & (tap < n_in), weight, 0.0)
+        np.add.at(w, (np.arange(n_out), np.clip(tap, 0, n_in - 1)), weight)
+    return w / w.sum(axis=1, keepdims=True) if half_pixel else w
 
 
 def area_matrix(n_in, n_out):
@@ -183,19 +215,17 @@ class _SeparableGrad(Primitive):
         return None, instance(self.forward, **self.attrs)(g)
 
 
-class ResizeBilinearV2(_Separable):
-    """``ops.ResizeBilinearV2(align_corners=False, half_pixel_centers=False)(x, size)``: bilinear resize, NCHW.
+class _ResizeV2(_Separable):
+    """``(align_corners=False, half_pixel_centers=False)(x, size)``: a resize of x (N, C, H, W) to ``size``.
 
-    ``size`` is (new_h, new_w), a constant. Source coordinates as in the module docstring; align_corners and
-    half_pixel_centers cannot both be True (MindSpore's rule). d/dx = ResizeBilinearGrad.
+    ``size`` is (new_h, new_w): a tuple, or a tensor whose numbers mslab reads (a constant of the graph).
     """
 
+    axis_matrix = None
+
     def __init__(self, align_corners=False, half_pixel_centers=False, size=None):
-        if align_corners and half_pixel_centers:
-            raise ValueError("For ResizeBilinearV2, the half_pixel_centers must be false when align_corners is "
-                             "true, but half_pixel_centers got True.")
         super().__init__(align_corners=bool(align_corners), half_pixel_centers=bool(half_pixel_centers),
-                         size=None if size is None else _size("ResizeBilinearV2", size))
+                         size=None if size is None else _size(type(self).__name__, size))
 
     def __call__(self, x, size=None):
         if size is None:
@@ -207,7 +237,7 @@ class ResizeBilinearV2(_Separable):
 
     def out_hw(self, x_shape):
         if self.size is None:
-            raise TypeError("ResizeBilinearV2 needs the output size: call it as ResizeBilinearV2()(x, (h, w))")
+            raise TypeError(f"{self.name} needs the output size: call it as {self.name}()(x, (h, w))")
         return self.size
 
     def infer(self, x):
@@ -215,14 +245,45 @@ class ResizeBilinearV2(_Separable):
         return super().infer(x)
 
     def matrices(self, in_hw):
-        return tuple(linear_matrix(n, m, self.align_corners, self.half_pixel_centers)
-                     for n, m in zip(in_hw, self.size))
+        make = type(self).axis_matrix
+        return tuple(make(n, m, self.align_corners, self.half_pixel_centers) for n, m in zip(in_hw, self.size))
+
+
+class ResizeBilinearV2(_ResizeV2):
+    """``ops.ResizeBilinearV2(align_corners=False, half_pixel_centers=False)(x, size)``: bilinear resize, NCHW.
+
+    Source coordinates as in the module docstring; align_corners and half_pixel_centers cannot both be True
+    (MindSpore's rule). d/dx = ResizeBilinearGrad.
+    """
+
+    axis_matrix = staticmethod(linear_matrix)
+
+    def __init__(self, align_corners=False, half_pixel_centers=False, size=None):
+        if align_corners and half_pixel_centers:
+            raise ValueError("For ResizeBilinearV2, the half_pixel_centers must be false when align_corners is "
+                             "true, but half_pixel_centers got True.")
+        super().__init__(align_corners, half_pixel_centers, size)
+
+
+class ResizeBicubic(_ResizeV2):
+    """``ops.ResizeBicubic(align_corners=False, half_pixel_centers=False)(x, size)``: bicubic resize, NCHW.
+
+    Weights as ``cubic_matrix`` says (MindSpore's kernel, numbers observed). d/dx = ResizeBicubicGrad.
+    """
+
+    axis_matrix = staticmethod(cubic_matrix)
 
 
 class ResizeBilinearGrad(_SeparableGrad):
     """ResizeBilinearV2's backward kernel ``(x, dout) -> dx``."""
 
     forward = ResizeBilinearV2
+
+
+class ResizeBicubicGrad(_SeparableGrad):
+    """ResizeBicubic's backward kernel ``(x, dout) -> dx``."""
+
+    forward = ResizeBicubic
 
 
 class AdaptiveAvgPool2D(_Separable):
@@ -269,82 +330,15 @@ class AdaptiveAvgPool2DGrad(_SeparableGrad):
 
 
 ResizeBilinearV2.grad_class = ResizeBilinearGrad
+ResizeBicubic.grad_class = ResizeBicubicGrad
 AdaptiveAvgPool2D.grad_class = AdaptiveAvgPool2DGrad
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
-_MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact", "trilinear")
-_RANKS = {"linear": (3,), "bilinear": (4,), "bicubic": (4,), "trilinear": (5,), "nearest": (3, 4, 5),
-          "nearest-exact": (3, 4, 5), "area": (3, 4, 5)}  # as MindSpore 2.10 checks them
-_MSLAB = ("nearest", "nearest-exact", "linear", "bilinear", "area")  # on 3-D and 4-D inputs
-
-
-def _out_size(x, size, scale_factor, recompute_scale_factor, mode, nd):
-    """The new spatial size from ``size`` or ``scale_factor``, checked as MindSpore's interpolate checks them."""
-    where = f"the mode = {mode} and dim = {nd}D"
-    if size is not None and scale_factor is not None:
-        raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set simultaneously")
-    if size is None and scale_factor is None:
-        raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both empty")
-    spatial = tuple(x.shape[2:])
-    if size is not None:
-        if recompute_scale_factor:
-            raise ValueError("For 'interpolate', it is incorrect to set 'recompute_scale_factor' to True after "
-                             "specifying an explicit 'size'.")
-        size = (size,) * len(spatial) if isinstance(size, (int, np.integer)) else tuple(size)
-    else:
-        if not recompute_scale_factor and mode != "area":
-            raise ValueError(f"For 'interpolate', 'scale_factor' option cannot currently be set with {where}.")
-        scales = (scale_factor,) * len(spatial) if not isinstance(scale_factor, (tuple, list)) else scale_factor
-        for s in scales:
-            if not isinstance(s, float):
-                raise TypeError(f"For 'interpolate', the 'scale_factor' must be float, but got '{type(s).__name__}'")
-        size = tuple(int(math.floor(n * float(s))) for n, s in zip(spatial, scales))
-    if len(size) != len(spatial) or not all(isinstance(s, (int, np.integer)) and s > 0 for s in size):
-        raise ValueError(f"For 'interpolate', 'size' must be {len(spatial)} positive ints for {where}, got {size!r}")
-    return tuple(int(s) for s in size)
-
-
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,  # noqa: A002
-                recompute_scale_factor=None):
-    """``ops.interpolate``: resize (N, C, L) or (N, C, H, W) to ``size`` (or ``floor(in * scale_factor)``).
-
-    mode 'nearest' / 'nearest-exact' (ResizeNearestNeighbor), 'linear' (3-D) / 'bilinear' (4-D)
-    (ResizeBilinearV2 with half-pixel centres, or align_corners), 'area' (AdaptiveAvgPool2D). A 3-D input
-    runs as a 4-D one with H = 1. 'bicubic' and 'trilinear' are not implemented in mslab.
-    """
-    if mode not in _MODES:
-        raise ValueError(f"For 'interpolate', 'mode' must be in '{list(_MODES)}', but got {mode}")
-    nd = len(input.shape)
-    if nd not in _RANKS[mode]:
-        raise ValueError(f"For 'interpolate', {mode} only support '{list(_RANKS[mode])}'D, but got {nd}D")
-    if mode not in _MSLAB or nd == 5:
-        raise NotImplementedError(f"interpolate: mode={mode!r} on a {nd}-D input exists in MindSpore 2.10 but mslab "
-                                  f"does not implement it yet (it has {', '.join(map(repr, _MSLAB))} on 3-D and 4-D)")
-    if not input.dtype.is_float:
-        raise TypeError(f"For 'interpolate', the input must be a float tensor, but got {input.dtype}")
-    if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
-        raise ValueError(f"For 'interpolate', 'align_corners' option cannot currently be set with the mode = {mode}, "
-                         f"and dim = {nd}D")
-    size = _out_size(input, size, scale_factor, recompute_scale_factor, mode, nd)
-    if nd == 3:
-        if mode == "area" and input.shape[-1] % size[0]:
-            raise ValueError(f"For adaptive_avg_pool1d input's last dimension must be divisible by output size "
-                             f"{size[0]}, but got {input.shape[-1]}.")
-        x4 = F.reshape(input, tuple(input.shape[:2]) + (1, input.shape[2]))
-        out = interpolate(x4, (1,) + size, None, "bilinear" if mode == "linear" else mode, align_corners)
-        return F.reshape(out, tuple(out.shape[:2]) + (out.shape[3],))
-    if mode in ("nearest", "nearest-exact"):
-        return instance(ResizeNearestNeighbor, size, False, mode == "nearest-exact")(input)
-    if mode == "area":
-        return instance(AdaptiveAvgPool2D, size)(input)
-    return instance(ResizeBilinearV2, bool(align_corners), not align_corners, size)(input)
-
-
 def adaptive_avg_pool2d(input, output_size):  # noqa: A002 - MindSpore's argument name
     """``ops.adaptive_avg_pool2d``: AdaptiveAvgPool2D(output_size)(input)."""
     return instance(AdaptiveAvgPool2D, hashable(output_size))(input)
 
 
-__all__ += ["interpolate", "adaptive_avg_pool2d"]
+__all__ += ["adaptive_avg_pool2d"]
 F.register(globals(), __all__)
