@@ -39,15 +39,19 @@ def nearest_index(n_in, n_out, align_corners=False, exact=False):
     return np.minimum(src, n_in - 1).astype(np.intp)
 
 
-def linear_matrix(n_in, n_out, align_corners=False, half_pixel=False):
-    """The (n_out, n_in) matrix of linear interpolation along one axis."""
+def source_coordinate(n_in, n_out, align_corners=False, half_pixel=False):
+    """Where each of the ``n_out`` outputs reads the input, as a real coordinate (see the module docstring)."""
     i = np.arange(n_out, dtype=np.float64)
     if align_corners:
-        src = i * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
-    elif half_pixel:
-        src = (i + 0.5) * (n_in / n_out) - 0.5
-    else:
-        src = i * (n_in / n_out)
+        return i * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    if half_pixel:
+        return (i + 0.5) * (n_in / n_out) - 0.5
+    return i * (n_in / n_out)
+
+
+def linear_matrix(n_in, n_out, align_corners=False, half_pixel=False):
+    """The (n_out, n_in) matrix of linear interpolation along one axis."""
+    src = source_coordinate(n_in, n_out, align_corners, half_pixel)
     floor = np.floor(src)
     lo = np.clip(floor, 0, n_in - 1).astype(np.intp)
     hi = np.clip(np.ceil(src), 0, n_in - 1).astype(np.intp)
@@ -65,13 +69,7 @@ def cubic_matrix(n_in, n_out, align_corners=False, half_pixel=False):
     outside the input dropped (weights renormalised) for half-pixel centres, else a = -0.75 and the taps
     clamped to the edge; the fraction t = s - floor(s) is rounded to 1/1024, as the kernel's weight table.
     """
-    i = np.arange(n_out, dtype=np.float64)
-    if align_corners:
-        src = i * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
-    elif half_pixel:
-        src = (i + 0.5) * (n_in / n_out) - 0.5
-    else:
-        src = i * (n_in / n_out)
+    src = source_coordinate(n_in, n_out, align_corners, half_pixel)
     floor = np.floor(src)
     t = np.round((src - floor) * 1024) / 1024
     a = -0.5 if half_pixel else -0.75
