@@ -4,7 +4,9 @@ from mslab.ops.array_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
+from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
+from mslab.ops.custom_ops import *
 from mslab.ops.detection_ops import *
 from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
@@ -13,9 +15,12 @@ from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
 from mslab.ops.nms_ops import NMSWithMask
 from mslab.ops.nn_ops import *
+from mslab.ops.normalize_ops import *
 from mslab.ops.pad_ops import *
 from mslab.ops.pool_ops import *
+from mslab.ops.random_ops import *
 from mslab.ops.reduce_ops import *
+from mslab.ops.resize_ops import *
 from mslab.ops.roi_align_ops import ROIAlign
 from mslab.ops.scatter_ops import *
 from mslab.ops.shape_ops import *

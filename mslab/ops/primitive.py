@@ -154,25 +154,6 @@ def to_mixed_precision(args, dtype, casts):
     return tuple(out)
 
 
-def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
-    """``@ops.constexpr``: a function MindSpore's GRAPH mode evaluates while compiling, on constant inputs
-    (shapes, dtypes, Python numbers), its result baked into the graph.
-
-    mslab traces by running Python, so such a function already runs at trace time on constants: the
-    decorator returns an object that calls ``fn`` (a class of such objects with ``get_instance=False``).
-    """
-    def decorate(func):
-        class ConstexprPrimitive:
-            __name__ = name or func.__name__
-
-            def __call__(self, *args):
-                return func(*args)
-
-        return ConstexprPrimitive() if get_instance else ConstexprPrimitive
-
-    return decorate if fn is None else decorate(fn)
-
-
 def _describe(t):
     return f"{t.dtype}{list(t.shape)}"
 
@@ -334,3 +315,36 @@ def normalize_axis(axis, ndim, op_name="op"):
             raise ValueError(f"axis {a} is out of range for a tensor of rank {ndim}")
         out.append(a % ndim if ndim else 0)
     return tuple(sorted(set(out)))
+
+
+# ---- constexpr -------------------------------------------------------------------------------------------
+class _ConstexprOp:
+    """What ``@constexpr`` makes of a function: calling it calls the function on the (constant) arguments."""
+
+    def __init__(self, fn, name=None):
+        self.fn, self.name = fn, name or getattr(fn, "__name__", "constexpr")
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self):
+        return f"Prim[{self.name}]<constexpr_prim=True>"
+
+
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+    """``ops.constexpr``: a decorator for functions of constants (shapes, axes, numbers) used inside construct.
+
+    MindSpore runs such a function while compiling a graph, on the constant values of its arguments, and puts
+    its result in the graph as a constant. mslab traces a graph with shapes and Python values as Python objects,
+    so the function simply runs, in both modes, on the values it is given. ``get_instance=False`` gives the
+    operator's class instead of an instance; ``reuse_result`` and ``check`` are accepted and have no effect.
+    """
+    def decorate(f):
+        if get_instance:
+            return _ConstexprOp(f, name)
+
+        class ProxyOp(_ConstexprOp):
+            def __init__(self):
+                super().__init__(f, name)
+        return ProxyOp
+    return decorate(fn) if fn is not None else decorate
