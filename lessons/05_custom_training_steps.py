@@ -573,7 +573,7 @@ print("saved:", os.listdir("."))
 #
 # `state = all_finite(grads)` is a tensor, so `if state:` is a condition on a value known only when
 # the step runs. `@ms.jit` compiles it into control flow (lesson 02): an `If` node whose
-# then-branch holds the optimizer's updates (its `Assign` nodes) and whose else-branch is empty.
+# then-branch holds the optimizer's updates (an `ApplyMomentum` per weight) and whose else-branch is empty.
 # Print the compiled step:
 
 # %%

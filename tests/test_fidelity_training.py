@@ -8,7 +8,7 @@ import pytest
 
 import mslab as ms
 from mslab import Parameter, Tensor, context, nn, ops
-from mslab.ops import array_ops
+from mslab.ops import optim_ops
 
 MODES = [context.PYNATIVE_MODE, context.GRAPH_MODE]
 
@@ -163,19 +163,19 @@ def test_a_step_interrupted_between_two_writes_changes_nothing(mode, monkeypatch
     net = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
     train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
     before = {p.name: p.asnumpy() for p in train.get_parameters()}
-    writes = []
-    real = array_ops.Assign.compute
+    updates = []
+    real = optim_ops.ApplyMomentum.compute
 
-    def interrupted(self, variable, value):
-        writes.append(1)
-        if len(writes) == 3:  # after two parameters were written
+    def interrupted(self, *arrays):
+        updates.append(1)
+        if len(updates) == 2:  # after global_step, the weight and its moment were written
             raise KeyboardInterrupt
-        return real(self, variable, value)
+        return real(self, *arrays)
 
-    monkeypatch.setattr(array_ops.Assign, "compute", interrupted)
+    monkeypatch.setattr(optim_ops.ApplyMomentum, "compute", interrupted)
     with pytest.raises(KeyboardInterrupt):
         train(Tensor(np.ones((1, 2), np.float32)), Tensor(np.zeros((1, 2), np.float32)))
-    assert len(writes) == 3
+    assert len(updates) == 2
     for p in train.get_parameters():
         np.testing.assert_array_equal(p.asnumpy(), before[p.name], err_msg=p.name)
 

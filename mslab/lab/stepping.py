@@ -13,12 +13,13 @@ gradients and updates weights) and its inputs, and lets a learner walk through O
 
 GRAPH mode: the Cell is compiled through its normal path (the same CompileCache a call uses) and the
 compiled graph is run with ``Executor.steps``: every value is the executor's own buffer, and the
-optimizer's ``Assign`` nodes write the weights in place as stepping passes them.
+optimizer's update nodes write the weights in place as stepping passes them.
 
 PYNATIVE mode: the step runs once, for real, under ``mslab.record()``; the tape holds every primitive
 that ran (the forward for the loss, the forward again inside GradOperation, the backward, the
 optimizer) with handles to the real tensors. Stepping walks the tape; the weights are put back to
-their values before the call and each recorded ``Assign`` is replayed as stepping passes it.
+their values before the call and each recorded write (``Assign``, an optimizer's ``ApplyMomentum``,
+BatchNorm's moving statistics) runs again on them as stepping passes it.
 
 Control flow (an ``if`` or ``while`` on a tensor in GRAPH mode): the executor steps into the branch
 that runs and into every loop iteration; ``branch(node)`` and ``iterations(node)`` say which branch an If
@@ -57,6 +58,19 @@ from mslab.lab.stages import (  # noqa: F401  (re-exported: the stage names belo
 from mslab.lab.values import ValueSource
 from mslab.runtime.cell_call import compile_call
 from mslab.runtime.compiled import tensor_leaves
+
+
+def _writes_first_input(node):
+    """Whether a side-effect node writes its first input, a Parameter, and returns it (Assign, ApplyMomentum, SGD)."""
+    first = node.inputs[0] if node.inputs else None
+    return type(first) is Value and first.kind == "param"
+
+
+def _replay_write(node):
+    """Run a recorded write again on the Parameters as they are now (restored, then replayed in order): its other
+    inputs are the tensors the real step computed."""
+    args = [(v.handle._data if v.handle is not None else v.array) if type(v) is Value else v for v in node.inputs]
+    node.prim.compute(*args)
 
 
 class TrainStepSession(ValueSource):
@@ -164,9 +178,8 @@ class TrainStepSession(ValueSource):
                     self._ran += 1
         else:
             for n in self.order[self.position:p]:
-                if n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value and n.inputs[0].kind == "param":
-                    written = n.inputs[1].handle._data if type(n.inputs[1]) is Value else n.inputs[1]
-                    np.copyto(n.inputs[0].handle._data, written, casting="unsafe")
+                if n.prim.side_effect:
+                    _replay_write(n)
         self.position = p
 
     def _stage_of_position(self, p):
@@ -271,8 +284,8 @@ class TrainStepSession(ValueSource):
             if self._env is None:  # nothing has run yet: only inputs and constants exist
                 return v.array if v.kind == "const" else self._input_array(v)
             return np.asarray(self._env[v])
-        if v.kind == "node" and v.node.prim.side_effect:
-            return v.node.inputs[0].handle._data if type(v.node.inputs[0]) is Value else None
+        if v.kind == "node" and v.node.prim.side_effect and _writes_first_input(v.node):
+            return v.node.inputs[0].handle._data  # the Parameter it wrote, as it is at this position
         return v.handle._data if v.handle is not None else v.array
 
     def _input_array(self, v):

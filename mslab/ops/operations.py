@@ -16,6 +16,7 @@ from mslab.ops.matmul_ops import *
 from mslab.ops.nms_ops import NMSWithMask
 from mslab.ops.nn_ops import *
 from mslab.ops.normalize_ops import *
+from mslab.ops.optim_ops import *
 from mslab.ops.pad_ops import *
 from mslab.ops.pool_ops import *
 from mslab.ops.random_ops import *

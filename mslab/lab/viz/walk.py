@@ -206,10 +206,11 @@ class _Walk:
         return absorbed, state_of
 
     def _absorbs(self, n):
-        """Whether node ``n`` is drawn in a box that swallows the parameters it reads (update or repeat box)."""
+        """Whether node ``n`` swallows the parameters it reads: drawn in an update or repeat box, or a folded update
+        of one op (an optimizer's ``ApplyMomentum``, drawn as itself)."""
         box = self._drawn_box(n)
         if box is None:
-            return False
+            return n.phase == OPTIMIZER and self.placed[n][1] is not None
         return n.phase == OPTIMIZER or keys.cell_frame(box.key) in self.repeated
 
     # ---- drawing ---------------------------------------------------------------------------------
@@ -283,6 +284,11 @@ class _Walk:
         if box is not None and n.phase != BACKWARD:  # a one-op Cell call: add the Cell's name if it says more
             if box.label.split(" ")[0].replace("_", "").lower() != n.op.lower():
                 lines.insert(0, box.label)
+        state = self.state_of.get(box.key) if box is not None else None
+        if state:  # a one-op update (ApplyMomentum): the optimizer state it reads and writes, folded in
+            order = [v.name for v in n.inputs if type(v) is Value]
+            state = sorted(state, key=lambda name: order.index(name) if name in order else len(order))
+            lines.append("with " + (", ".join(state) if len(state) <= 3 else f"{len(state)} parameters"))
         if n.grad_of is not None:
             pruned = n.grad_of not in self.in_graph and self.nested is None  # a branch's: in the forward branch
             lines.append(f"grad of {n.grad_of.out.name} {n.grad_of.op}" + (" (pruned)" if pruned else ""))

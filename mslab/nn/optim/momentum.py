@@ -4,10 +4,12 @@
     w = w - lr * v                          (use_nesterov: w = w - lr * g - lr * momentum * v)
 
 The velocities are Parameters named ``moments.<param name>``, made with
-``parameters.clone(prefix="moments", init="zeros")``.
+``parameters.clone(prefix="moments", init="zeros")``. Each weight is updated by one ``ApplyMomentum`` node,
+as in MindSpore (inside ``skip_update_if``, by the element-wise ops and ``Assign``).
 """
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
 from mslab.ops import functional as F
+from mslab.ops.optim_ops import ApplyMomentum
 
 
 class Momentum(Optimizer):
@@ -19,12 +21,17 @@ class Momentum(Optimizer):
         self.momentum = state_param(self._momentum, "momentum")
         self.use_nesterov = bool(use_nesterov)
         self.moments = clone_state(self.parameters, "moments", "zeros")
+        self._apply_momentum = ApplyMomentum(use_nesterov=self.use_nesterov)
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         m = self.momentum
         out = []
         for w, v, g, lr in zip(self.parameters, self.moments, grads, lrs):
+            if self.__dict__.get("_skip_cond") is None:  # one ApplyMomentum per weight, as MindSpore's nn.Momentum
+                out.append(self._apply_momentum(w, v, lr, g, m))
+                continue
+            # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
             v_new = F.add(F.mul(v, m), g)
             out.append(F.assign(v, self._keep(v, v_new)))
             if self.use_nesterov:

@@ -4,10 +4,15 @@
     w = w - lr * v                              (nesterov: w = w - lr * (g + momentum * v))
 
 With ``momentum=0`` it is plain ``w = w - lr * g``. State: ``accum.<name>`` (v) and ``stat.<name>``
-(1 until the first step, then 0: how the first step is told apart without Python branching).
+(1 until the first step, then 0: how the first step is told apart without Python branching). Each weight
+is updated by one ``SGD`` node, as in MindSpore (inside ``skip_update_if``, by the element-wise ops).
 """
+import numpy as np
+
+from mslab.core.tensor import Tensor
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state
 from mslab.ops import functional as F
+from mslab.ops.optim_ops import SGD as SGDUpdate
 
 
 class SGD(Optimizer):
@@ -24,11 +29,17 @@ class SGD(Optimizer):
         self.nesterov = bool(nesterov)
         self.accum = clone_state(self.parameters, "accum", "zeros")
         self.stat = clone_state(self.parameters, "stat", "ones")
+        self._sgd = SGDUpdate(dampening=self.dampening, nesterov=self.nesterov)
+        self._momentum_tensor = Tensor(np.float32(self.momentum))  # the kernel's momentum input, made once
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         out = []
         for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs):
+            if self.__dict__.get("_skip_cond") is None:  # one SGD node per weight, as MindSpore's nn.SGD
+                out.append(self._sgd(w, g, lr, v, self._momentum_tensor, s))
+                continue
+            # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
             step = g
             if self.momentum > 0:
                 first = F.greater(s, 0.0)
