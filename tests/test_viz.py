@@ -349,3 +349,18 @@ def test_collapse_depth_accepts_the_menus_choices():
     assert collapse_rule("leaves", 1) == "leaves"
     with pytest.raises(ValueError, match="collapse_depth must be"):
         collapse_rule("deep", 10)
+
+
+def test_a_deep_network_s_optimizer_box_keeps_its_tooltip_short():
+    """300 layers updated by one SGD node each (momentum: accum, stat, momentum read by all): the folded optimizer
+    box lists the first state Parameters only; Graphviz refuses quoted strings over 16384 characters."""
+    cells = []
+    for _ in range(300):
+        cells += [nn.Dense(8, 8), nn.ReLU()]
+    mlp = nn.SequentialCell(cells)
+    train = nn.TrainOneStepCell(nn.WithLossCell(mlp, nn.MSELoss()), nn.SGD(mlp.trainable_params(), 0.01, 0.9))
+    xm = ms.Tensor(np.ones((2, 8), np.float32))
+    p = viz.training_graph(train, xm, xm)
+    box = next(n for n in p.view.nodes if n.kind == "optimizer" and n.collapsed and n.ops > 600)
+    assert "more" in box.tooltip.splitlines()[-1] and len(box.tooltip) < 16384
+    assert p.svg.startswith("<?xml") or "<svg" in p.svg[:500]

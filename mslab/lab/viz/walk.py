@@ -309,7 +309,9 @@ class _Walk:
         state = self.state_of.get(box.key)
         if state:
             lines.append("with " + (", ".join(state) if len(state) <= 3 else f"{len(state)} parameters"))
-            tip.append("optimizer state inside: " + ", ".join(state))
+            shown = ", ".join(state[:TOOLTIP_OPS])  # an optimizer box of 300 layers holds 900 state Parameters
+            tip.append("optimizer state inside: " + shown + (f", ... and {len(state) - TOOLTIP_OPS} more"
+                                                             if len(state) > TOOLTIP_OPS else ""))
         self._add_node(ViewNode(key, ms[0].phase, box.label, lines, "\n".join(tip), cluster, len(ms), True,
                                 tuple(m.out.name for m in ms)))
 
