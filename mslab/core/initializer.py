@@ -3,7 +3,11 @@
 An Initializer fills a numpy array in place (``init(arr)``); :func:`init_array` makes an array of a
 given shape and dtype from an Initializer, a name (``"normal"``, ``"zeros"``, ``"he_uniform"``, ...),
 a number, or existing data, and ``initializer`` (in ``mslab.core.tensor``) wraps it as a Tensor.
-Random draws come from one generator re-seeded by ``mslab.set_seed``.
+Each random initialisation takes ONE draw from numpy's global generator (``np.random.randint``) and seeds its
+own generator with it, as MindSpore 2.10 does (its ``_numpy_seed``): building a network advances
+``np.random`` by one draw per random weight, so test data drawn with ``np.random`` afterwards is the data
+MindSpore code gets (observed on MindSpore 2.10 CPU). ``mslab.set_seed`` seeds ``np.random``, so it makes the
+weights repeatable too. The weights' numbers differ from MindSpore's: its C++ generator is not numpy's.
 
 The *fans* of a weight shape follow MindSpore (and PyTorch): for a Dense weight ``[out, in]``,
 ``fan_in = in`` and ``fan_out = out``; for a Conv2d weight ``[out, in, kh, kw]`` both are multiplied
@@ -19,7 +23,6 @@ import numbers
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.seed import get_rng
 
 __all__ = [
     "Initializer",
@@ -35,6 +38,12 @@ __all__ = [
     "Zero",
     "Constant",
 ]
+
+
+def get_rng():
+    """A generator for one initialisation, seeded by one draw from numpy's global generator (MindSpore's
+    ``np.random.randint(low=1, high=1 << 63, dtype=np.int64)``)."""
+    return np.random.default_rng(np.random.randint(low=1, high=1 << 63, dtype=np.int64))
 
 
 def _calculate_fan_in_and_fan_out(shape):

@@ -5,6 +5,8 @@ A Tensor holds a numpy array. While GRAPH mode traces ``construct``, a Tensor ma
 yet. Asking a symbolic tensor for numbers (``asnumpy``, ``float(x)``, ``if x > 0:``) is the
 graph-mode rule a learner meets: the graph is built before any data flows through it.
 """
+import itertools
+
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -318,6 +320,24 @@ class Tensor:
         return False
 
 
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """A new Tensor, as ``mindspore.tensor`` (MindSpore's spelling for making one inside ``construct``/``@jit``).
+
+    The same arguments as ``Tensor``; ``device`` is accepted and ignored (mslab computes on the CPU).
+    """
+    return Tensor(input_data, dtype, shape, init, const_arg)
+
+
+# MindSpore names an unnamed Parameter "Parameter#<n>" from a process-wide counter (a Cell renames it to the
+# attribute it is assigned to). Importing MindSpore 2.10 already uses #0 and #1, so a learner's first unnamed
+# Parameter prints as Parameter#2 there (observed on MindSpore 2.10 CPU); mslab starts at 2 to match.
+_next_parameter_id = itertools.count(2)
+
+
+def _generated_parameter_name():
+    return f"Parameter#{next(_next_parameter_id)}"
+
+
 class Parameter(Tensor):
     """A trainable Tensor with a name, as ``mindspore.Parameter``.
 
@@ -339,15 +359,18 @@ class Parameter(Tensor):
             arr = _as_array(default_input, None)
         # A parameter owns its numbers: optimizers write into them in place.
         self._data = np.array(arr, copy=True)
-        self._name = name
-        self._auto_named = name is None
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
+        name = name.strip() if name else ""
+        self._auto_named = not name
+        self._name = name or _generated_parameter_name()
         self.requires_grad = bool(requires_grad)
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
 
     @property
     def name(self):
-        return self._name if self._name is not None else "Parameter"
+        return self._name
 
     @name.setter
     def name(self, value):
@@ -358,7 +381,15 @@ class Parameter(Tensor):
 
     @property
     def data(self):
-        return self
+        """The numbers as a plain Tensor sharing this Parameter's storage, as MindSpore's ``Parameter.data``.
+
+        Writing into it (``p.data[0] = 3``) or assigning to the Parameter shows in both; ``set_data`` gives the
+        Parameter new storage and leaves an earlier ``data`` with the old numbers (observed on MindSpore 2.10).
+        While GRAPH mode traces, it is the Parameter itself, so the graph reads the Parameter.
+        """
+        if state.tracer is not None:
+            return self
+        return Tensor._wrap(self._data)
 
     def value(self):
         """The current numbers as a plain Tensor (a copy: later updates do not change it)."""
@@ -391,6 +422,10 @@ class Parameter(Tensor):
     def __repr__(self):
         return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
+
+    # print(p) names the Parameter rather than printing its numbers, as MindSpore 2.10 does (its __str__ is
+    # this __repr__); print(p.asnumpy()), print(p.value()) or print(p.data) show the numbers.
+    __str__ = __repr__
 
     def __reduce__(self):
         return (Parameter, (Tensor._wrap(self._data), self._name, self.requires_grad))

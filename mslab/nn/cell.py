@@ -35,6 +35,27 @@ class Cell:
         d["training"] = False
         d["requires_grad"] = False
         d["_flags"] = dict(flags or {})
+        d["_param_prefix"] = ""  # set by update_cell_prefix, as in MindSpore
+        d["cell_type"] = None
+
+    @property
+    def cls_name(self):
+        """The Cell's class name (``"Dense"``), as MindSpore's ``Cell.cls_name``."""
+        return type(self).__name__
+
+    @property
+    def param_prefix(self):
+        """The Cell's path in its network (``"seq.0"``) once ``update_cell_prefix`` ran on the network, else ``''``."""
+        return self._param_prefix
+
+    def update_cell_prefix(self):
+        """Give every Cell of this network its attribute path as ``param_prefix`` (``''`` for this one)."""
+        for path, cell in self.cells_and_names():
+            cell.__dict__["_param_prefix"] = path
+
+    def update_cell_type(self, cell_type):
+        """Set ``cell_type`` (MindSpore uses it to mark quantisation cells); it starts as None."""
+        self.cell_type = cell_type
 
     # ---- registration -------------------------------------------------------------------------
     def _registries_ready(self):
@@ -167,6 +188,16 @@ class Cell:
             path = f"{name_prefix}.{name}" if name_prefix else name
             yield from c.cells_and_names(seen, path)
 
+    def apply(self, fn):
+        """Call ``fn(cell)`` on every sub-cell, children first, then on this Cell (as MindSpore); returns self.
+
+        ``net.apply(init_weights)`` is how a function re-initialises every layer of a network.
+        """
+        for c in self.cells():
+            c.apply(fn)
+        fn(self)
+        return self
+
     def name_cells(self):
         """The direct children, as an OrderedDict name -> Cell."""
         return OrderedDict((k, v) for k, v in self._cells.items() if v is not None)
@@ -186,6 +217,10 @@ class Cell:
         """Mark the cell for gradient recording (MindSpore builds the backward graph for it); returns self."""
         self.__dict__["requires_grad"] = requires_grad
         return self
+
+    def get_flags(self):
+        """The flags set by ``add_flags`` (and ``flags=`` of ``__init__``), as a dict."""
+        return self._flags
 
     def add_flags(self, **flags):
         self._flags.update(flags)
