@@ -71,8 +71,8 @@ def test_unnamed_parameters_count_as_mindspore_names_them():
 
 def test_cell_attributes():
     net = _Net()
-    # observed on MindSpore 2.10 CPU
-    assert (net.cls_name, net.fc.cls_name, net.seq.cls_name) == ("_Net", "Dense", "SequentialCell")  # MindSpore: "Net" for class Net
+    # observed on MindSpore 2.10 CPU (there the class was named Net, and cls_name was "Net")
+    assert (net.cls_name, net.fc.cls_name, net.seq.cls_name) == ("_Net", "Dense", "SequentialCell")
     assert (net.param_prefix, net.fc.param_prefix) == ("", "")
     net.update_cell_prefix()
     assert [net.param_prefix, net.fc.param_prefix, net.seq.param_prefix, net.seq[0].param_prefix] == \

@@ -54,6 +54,16 @@ def _format_value(arr):
     return ("\n" if arr.ndim > 1 else " ") + body
 
 
+# MindSpore names an unnamed Parameter "Parameter#<n>" from a process-wide counter (a Cell renames it to the
+# attribute it is assigned to). Importing MindSpore 2.10 already uses #0 and #1, so a learner's first unnamed
+# Parameter prints as Parameter#2 there (observed on MindSpore 2.10 CPU); mslab starts at 2 to match.
+_next_parameter_id = itertools.count(2)
+
+
+def _generated_parameter_name():
+    return f"Parameter#{next(_next_parameter_id)}"
+
+
 class Tensor:
     """An n-dimensional array, as ``mindspore.Tensor``.
 
@@ -321,21 +331,9 @@ class Tensor:
 
 
 def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
-    """A new Tensor, as ``mindspore.tensor`` (MindSpore's spelling for making one inside ``construct``/``@jit``).
-
-    The same arguments as ``Tensor``; ``device`` is accepted and ignored (mslab computes on the CPU).
-    """
+    """``mindspore.tensor(...)``: the lowercase constructor of MindSpore 2.x, the same as ``Tensor(...)``
+    (``ms.tensor([1, 2])`` is Int64, as ``Tensor([1, 2])``). ``device`` is accepted; mslab runs on the CPU."""
     return Tensor(input_data, dtype, shape, init, const_arg)
-
-
-# MindSpore names an unnamed Parameter "Parameter#<n>" from a process-wide counter (a Cell renames it to the
-# attribute it is assigned to). Importing MindSpore 2.10 already uses #0 and #1, so a learner's first unnamed
-# Parameter prints as Parameter#2 there (observed on MindSpore 2.10 CPU); mslab starts at 2 to match.
-_next_parameter_id = itertools.count(2)
-
-
-def _generated_parameter_name():
-    return f"Parameter#{next(_next_parameter_id)}"
 
 
 class Parameter(Tensor):

@@ -7,7 +7,7 @@ norm_ops, loss_ops, slice_ops and pad_ops hold functional forms composed of thos
 namespace is MindSpore's public API on top: it also offers ``GradOperation``, ``grad`` and ``value_and_grad`` from
 the autodiff layer above.
 """
-from mslab.autodiff.grad_operation import GradOperation, get_grad, grad, value_and_grad
+from mslab.autodiff.grad_operation import GradOperation, grad, value_and_grad
 from mslab.core import missing_names as _missing_names
 from mslab.ops import functional, operations
 from mslab.ops.composite_ops import HyperMap, Map, MultitypeFuncGraph, partial
