@@ -42,11 +42,13 @@ print(a.sum(), a.mean(axis=0), a.reshape(3, 2).shape)
 # ## Parameter
 #
 # A Parameter is a Tensor that training updates. `requires_grad=True` means gradients are
-# computed for it. A Parameter's `name` is how the rest of the framework finds it.
+# computed for it. A Parameter's `name` is how the rest of the framework finds it. Printing a
+# Parameter names it (as MindSpore 2.10 prints it); `asnumpy()` gives its numbers.
 
 # %%
 w = Parameter(Tensor(np.ones((1, 1), np.float32)), name="w")
-print(repr(w))
+print(w)
+print(w.asnumpy())
 w.set_data(Tensor(np.full((1, 1), 2.0, np.float32)))
 print(w.asnumpy())
 frozen = Parameter(Tensor(np.zeros(2, np.float32)), name="frozen", requires_grad=False)

@@ -9,7 +9,9 @@ default) a child's parameters are renamed with the attribute path: ``self.fc = D
 Calling a Cell runs ``construct`` in the current mode: eagerly in PYNATIVE_MODE, compiled into a
 graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``).
 """
+import itertools
 import sys
+import weakref
 from collections import OrderedDict
 
 from mslab.core.errors import CellNestingError
@@ -18,6 +20,19 @@ from mslab.runtime import compiled
 from mslab.runtime.cell_call import call_cell
 
 _REGISTRIES = ("_params", "_cells", "_param_tuples", "_own")
+_hook_ids = itertools.count()
+
+
+class HookHandle:
+    """What ``register_forward_(pre_)hook`` returns: ``handle.remove()`` unregisters the hook."""
+
+    def __init__(self, cell, kind, handle_id):
+        self._cell, self._kind, self.handle_id = weakref.ref(cell), kind, handle_id
+
+    def remove(self):
+        cell = self._cell()
+        if cell is not None and cell.__dict__["_forward_hooks"][self._kind].pop(self.handle_id, None) is not None:
+            cell._hooks_changed()
 
 
 class Cell:
@@ -239,6 +254,43 @@ class Cell:
     def recompute(self, **kwargs):
         """Accepted for compatibility: recomputation trades memory for time on devices."""
         return self
+
+    # ---- forward hooks ------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """Call ``hook_fn(cell, inputs)`` before each ``construct``; a value it returns replaces the inputs.
+
+        As MindSpore's ``Cell.register_forward_pre_hook``; returns a handle whose ``remove()`` unregisters it.
+        ``with_kwargs=True``: ``hook_fn(cell, args, kwargs)`` returning None or ``(new_args, new_kwargs)``.
+        """
+        return self._add_hook("pre", hook_fn, prepend, with_kwargs, False)
+
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call ``hook_fn(cell, inputs, output)`` after each ``construct``; a value it returns replaces the output.
+
+        As MindSpore's ``Cell.register_forward_hook``: hooks run in PYNATIVE mode and, traced into the graph,
+        in GRAPH mode (so a hook that reads numbers, ``asnumpy()``, works in PYNATIVE mode only). Gradients
+        flow through what a hook computes. ``always_call=True`` runs it even when ``construct`` raises.
+        Adding or removing a hook makes GRAPH mode trace again (MindSpore 2.10 keeps running a graph it compiled
+        before the change, observed on CPU).
+        """
+        return self._add_hook("post", hook_fn, prepend, with_kwargs, always_call)
+
+    def _add_hook(self, kind, hook_fn, prepend, with_kwargs, always_call):
+        if not callable(hook_fn):
+            raise TypeError(f"{type(self).__name__}: the hook must be a function, got {type(hook_fn).__name__}")
+        d = self.__dict__
+        hooks = d.setdefault("_forward_hooks", {"pre": OrderedDict(), "post": OrderedDict()})
+        handle = HookHandle(self, kind, next(_hook_ids))
+        hooks[kind][handle.handle_id] = (hook_fn, with_kwargs, always_call)
+        if prepend:
+            hooks[kind].move_to_end(handle.handle_id, last=False)
+        self._hooks_changed()
+        return handle
+
+    def _hooks_changed(self):
+        # A graph traced through this Cell ran its hooks (or none) while tracing: trace again.
+        self.__dict__["_attr_version"] = self.__dict__.get("_attr_version", 0) + 1
+        compiled.cell_changed()
 
     # ---- running ------------------------------------------------------------------------------
     def construct(self, *inputs, **kwargs):
