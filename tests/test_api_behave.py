@@ -41,6 +41,16 @@ def test_print_parameter_names_it(capsys):
     assert repr(w) == str(w)
 
 
+def test_parameter_tuple_prints_as_a_tuple():
+    net = nn.Dense(2, 1)
+    pt = ms.ParameterTuple(net.trainable_params())
+    # observed on MindSpore 2.10 CPU (print, repr and str alike; an optimizer's .parameters too)
+    expected = ("(Parameter (name=weight, shape=(1, 2), dtype=Float32, requires_grad=True), "
+                "Parameter (name=bias, shape=(1,), dtype=Float32, requires_grad=True))")
+    assert repr(pt) == str(pt) == expected
+    assert str(nn.SGD(net.trainable_params(), 0.1).parameters) == expected
+
+
 def test_parameter_numbers_through_asnumpy_value_and_data(capsys):
     p = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="p")
     print(p.asnumpy())

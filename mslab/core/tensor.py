@@ -430,7 +430,10 @@ class Parameter(Tensor):
 
 
 class ParameterTuple(tuple):
-    """A tuple of Parameters only, as ``mindspore.ParameterTuple`` (e.g. an optimizer's ``parameters``)."""
+    """A tuple of Parameters only, as ``mindspore.ParameterTuple`` (e.g. an optimizer's ``parameters``).
+
+    It prints as the plain tuple of its Parameters, as in MindSpore 2.10.
+    """
 
     def __new__(cls, iterable=()):
         items = tuple(iterable)
@@ -447,9 +450,6 @@ class ParameterTuple(tuple):
             c.name = f"{prefix}.{p.name}"
             out.append(c)
         return ParameterTuple(out)
-
-    def __repr__(self):
-        return "ParameterTuple(" + ", ".join(p.name for p in self) + ")"
 
 
 def initializer(init, shape=None, dtype=mstype.float32):
