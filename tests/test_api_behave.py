@@ -77,6 +77,15 @@ def test_unnamed_parameters_count_as_mindspore_names_them():
     b = Parameter(Tensor(3.0, ms.float32))
     # observed on MindSpore 2.10 CPU: Parameter#2, Parameter#3 in a fresh process (the counter is process-wide)
     assert a.name.startswith("Parameter#") and int(b.name[10:]) == int(a.name[10:]) + 1
+    # observed on MindSpore 2.10 CPU: None or '' generates a name, spaces are stripped, a non-str is a ValueError
+    assert Parameter(Tensor(3.0, ms.float32), name="").name.startswith("Parameter#")
+    a.name = "  q  "
+    assert a.name == "q"
+    a.name = None
+    assert a.name.startswith("Parameter#")
+    with pytest.raises(ValueError, match="The type of the Parameter's name should be 'string' or 'None', but got "
+                                         "<class 'int'>."):
+        a.name = 3
 
 
 def test_cell_attributes():

@@ -357,11 +357,7 @@ class Parameter(Tensor):
             arr = _as_array(default_input, None)
         # A parameter owns its numbers: optimizers write into them in place.
         self._data = np.array(arr, copy=True)
-        if name is not None and not isinstance(name, str):
-            raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
-        name = name.strip() if name else ""
-        self._auto_named = not name
-        self._name = name or _generated_parameter_name()
+        self.name = name
         self.requires_grad = bool(requires_grad)
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
@@ -372,10 +368,14 @@ class Parameter(Tensor):
 
     @name.setter
     def name(self, value):
-        if not isinstance(value, str):
-            raise TypeError(f"Parameter name must be a str, got {type(value).__name__}")
-        self._name = value
-        self._auto_named = False
+        """A str (stripped of spaces); None or ``''`` gives a generated ``Parameter#<n>``, which a Cell replaces
+        with the attribute name the Parameter is assigned to."""
+        if value is not None and not isinstance(value, str):
+            # observed on MindSpore 2.10 CPU: ValueError, this text
+            raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(value)}.")
+        value = value.strip() if value else ""
+        self._auto_named = not value
+        self._name = value or _generated_parameter_name()
 
     @property
     def data(self):
