@@ -383,10 +383,11 @@ class Parameter(Tensor):
 
         Writing into it (``p.data[0] = 3``) or assigning to the Parameter shows in both; ``set_data`` gives the
         Parameter new storage and leaves an earlier ``data`` with the old numbers (observed on MindSpore 2.10).
-        While GRAPH mode traces, it is the Parameter itself, so the graph reads the Parameter.
+        No gradient flows back through it to the Parameter, in either mode (MindSpore 2.10 gives zeros); while
+        GRAPH mode traces, it is the Parameter's value read by the graph.
         """
         if state.tracer is not None:
-            return self
+            return F.stop_gradient(self)
         return Tensor._wrap(self._data)
 
     def value(self):
