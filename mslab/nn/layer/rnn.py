@@ -12,9 +12,10 @@ each layer over the reversed sequence and concatenates both directions' outputs 
 """
 import math
 
+import numpy as np
+
 from mslab.core import dtype as mstype
-from mslab.core.initializer import Uniform
-from mslab.core.tensor import Parameter, initializer
+from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
@@ -29,7 +30,8 @@ class LSTM(Cell):
     c_n are (num_layers * num_directions, batch, hidden_size). Parameters ``weight_ih_l{k}``,
     ``weight_hh_l{k}``, ``bias_ih_l{k}``, ``bias_hh_l{k}`` (``_reverse`` for the backward direction),
     created in MindSpore's order (all weight_ih, then weight_hh, bias_ih, bias_hh), initialised
-    uniformly in [-1/sqrt(hidden_size), 1/sqrt(hidden_size)].
+    uniformly in [-1/sqrt(hidden_size), 1/sqrt(hidden_size)] by ``np.random.uniform`` as MindSpore does, so after
+    ``np.random.seed(n)`` they are MindSpore's numbers (observed on MindSpore 2.10 CPU).
     """
 
     def __init__(self, input_size, hidden_size, num_layers=1, has_bias=True, batch_first=False, dropout=0.0,
@@ -44,17 +46,22 @@ class LSTM(Cell):
         self.has_bias, self.batch_first = bool(has_bias), bool(batch_first)
         self.dropout, self.bidirectional = float(dropout), bool(bidirectional)
         self.num_directions = 2 if bidirectional else 1
-        init = Uniform(1.0 / math.sqrt(hidden_size))
         suffixes = [f"_l{k}{'_reverse' if d else ''}" for k in range(num_layers) for d in range(self.num_directions)]
         self._suffixes = suffixes
+        kinds = ("weight_ih", "weight_hh") + (("bias_ih", "bias_hh") if has_bias else ())
+        # MindSpore draws each array straight from np.random.uniform, layer by layer and direction by direction
+        # (weight_ih, weight_hh, bias_ih, bias_hh): drawn in that order, the weights are MindSpore's own numbers.
+        stdv = 1.0 / math.sqrt(hidden_size)
         below = hidden_size * self.num_directions  # the input width of layers above the first
-        for kind in ("weight_ih", "weight_hh") + (("bias_ih", "bias_hh") if has_bias else ()):
+        drawn = {}
+        for k, s in enumerate(suffixes):
+            widths = {"weight_ih": input_size if k < self.num_directions else below, "weight_hh": hidden_size}
+            for kind in kinds:
+                shape = (4 * hidden_size, widths[kind]) if kind in widths else (4 * hidden_size,)
+                drawn[kind + s] = np.random.uniform(-stdv, stdv, shape).astype(np.float32)
+        for kind in kinds:  # registered as MindSpore orders them: all weight_ih, then weight_hh, ...
             for s in suffixes:
-                if kind == "weight_ih":
-                    shape = (4 * hidden_size, input_size if s.startswith("_l0_") or s == "_l0" else below)
-                else:
-                    shape = (4 * hidden_size, hidden_size) if kind == "weight_hh" else (4 * hidden_size,)
-                setattr(self, kind + s, Parameter(initializer(init, shape, dtype), name=kind + s))
+                setattr(self, kind + s, Parameter(Tensor(drawn[kind + s], dtype), name=kind + s))
 
     def _cell(self, x_t, h, c, s):
         z = F.add(F.matmul(x_t, getattr(self, "weight_ih" + s), False, True),
