@@ -59,7 +59,9 @@ print(repr(frozen))
 #
 # Declare sub-cells and parameters in `__init__`; write the computation in `construct`. Calling the
 # Cell runs `construct`. `Normal(0.02)` draws the initial weights from a normal distribution with
-# standard deviation 0.02 (seeded above, so they are the same every run).
+# standard deviation 0.02 (seeded above, so they are the same every run). They are the very numbers
+# MindSpore 2.10 draws after the same seed: mslab reproduces its random generator, so the next cell
+# prints what MindSpore prints.
 
 # %%
 from mslab.common.initializer import Normal
