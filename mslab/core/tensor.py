@@ -459,6 +459,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
     ``init`` is an Initializer, a name (``"ones"``, ``"zeros"``, ``"normal"``, ``"truncatednormal"``,
     ``"uniform"``, ``"xavier_uniform"``, ``"he_uniform"``, ``"he_normal"``), a number (every element that
     value), or a Tensor / numpy array (copied; its shape must match; a Tensor keeps its own dtype, as in
-    MindSpore).
+    MindSpore). A random ``init`` gives MindSpore's numbers (``mslab.core.philox``). MindSpore fills the Tensor
+    lazily, when its data is first used (``asnumpy``, ``Parameter(...)``); mslab fills it here, so the two differ
+    only if ``np.random`` is drawn from in between (observed on MindSpore 2.10 CPU).
     """
     return Tensor._wrap(init_array(init, shape, dtype))
