@@ -42,11 +42,13 @@ print(a.sum(), a.mean(axis=0), a.reshape(3, 2).shape)
 # ## Parameter
 #
 # A Parameter is a Tensor that training updates. `requires_grad=True` means gradients are
-# computed for it. A Parameter's `name` is how the rest of the framework finds it.
+# computed for it. A Parameter's `name` is how the rest of the framework finds it. Printing a
+# Parameter names it (as MindSpore 2.10 prints it); `asnumpy()` gives its numbers.
 
 # %%
 w = Parameter(Tensor(np.ones((1, 1), np.float32)), name="w")
-print(repr(w))
+print(w)
+print(w.asnumpy())
 w.set_data(Tensor(np.full((1, 1), 2.0, np.float32)))
 print(w.asnumpy())
 frozen = Parameter(Tensor(np.zeros(2, np.float32)), name="frozen", requires_grad=False)
@@ -57,7 +59,9 @@ print(repr(frozen))
 #
 # Declare sub-cells and parameters in `__init__`; write the computation in `construct`. Calling the
 # Cell runs `construct`. `Normal(0.02)` draws the initial weights from a normal distribution with
-# standard deviation 0.02 (seeded above, so they are the same every run).
+# standard deviation 0.02 (seeded above, so they are the same every run). They are the very numbers
+# MindSpore 2.10 draws after the same seed: mslab reproduces its random generator, so the next cell
+# prints what MindSpore prints.
 
 # %%
 from mslab.common.initializer import Normal

@@ -90,6 +90,21 @@ print("get_by_list    -> dz", dz)
 print("both           -> dx", dx.shape, "dy", dy.shape, "dz", dz.shape)
 
 # %% [markdown]
+# Inputs need not be floats. MindSpore differentiates an integer program too, and an int32 input gets
+# an int32 gradient: for `y * (z + 3 * (x + y))` at `x, y, z = 1, 2, 3`, d/dx = 3y = 6,
+# d/dy = z + 3x + 6y = 18, d/dz = y = 2 (MindSpore 2.10 prints the same three Int32 numbers).
+
+# %%
+class IntProgram(nn.Cell):
+    def construct(self, x, y, z):
+        return y * (z + 3 * (x + y))
+
+
+ints = [Tensor(np.array(v, np.int32)) for v in (1, 2, 3)]
+int_grads = ops.GradOperation(get_all=True)(IntProgram())(*ints)
+print([int(g.asnumpy()) for g in int_grads], [str(g.dtype) for g in int_grads])
+
+# %% [markdown]
 # ## `sens`: where the backward pass starts
 #
 # A gradient flows backwards from the output. Something has to say how much each output element
@@ -140,6 +155,16 @@ def forward_fn(x, y):
 value_and_grad = ms.value_and_grad(forward_fn, grad_position=None, weights=weights, has_aux=True)
 (loss, aux), grads = value_and_grad(x, y)
 print("loss", loss, "aux", aux, "dloss/dz", grads[0])
+
+# %% [markdown]
+# With `return_ids=True` each gradient comes paired with what it belongs to: the input's position or
+# the Parameter's name. `ms.get_grad(grads, identifier)` picks one out by position or by Parameter, so
+# code need not remember the order.
+
+# %%
+with_ids = ms.grad(net, grad_position=0, weights=weights, return_ids=True)(x, y)
+print([pair[0] for pair in (with_ids[0], *with_ids[1])])     # 0 for x, then the Parameter's name
+print(ms.get_grad(with_ids, weights[0]).shape, ms.get_grad(with_ids, 0).shape)
 
 
 # %% [markdown]

@@ -119,6 +119,15 @@ print(sorted(f for f in os.listdir("./checkpoint") if f.endswith(".ckpt")))
 print(os.path.basename(ckpt_cb.latest_ckpt_file_name))
 
 # %% [markdown]
+# In GRAPH mode, `ModelCheckpoint` also writes `<prefix>-graph.meta` beside the checkpoints, once, at
+# the first step: the compiled training graph. MindSpore stores it as a binary protobuf; mslab writes
+# its own IR text there (the text `print(ms.trace(...))` shows in lesson 02), so you can read it:
+
+# %%
+with open("./checkpoint/linear-graph.meta") as f:
+    print("".join(f.readlines()[:4]))
+
+# %% [markdown]
 # What is in a checkpoint? `ms.load_checkpoint` reads one back as a dict from parameter name to
 # Parameter. `ModelCheckpoint` saves the *training* network, so besides the weights there is the
 # optimizer's state: Momentum's `moments` (one per weight), its learning rate, its momentum, and a

@@ -8,7 +8,7 @@ compiles to) and ``record`` (the PYNATIVE tape).
 # so importing it completes the engine (core, ir, ops, autodiff) before the API modules build on it.
 from mslab import ops  # isort: skip
 from mslab import common, dataset, nn, train
-from mslab.autodiff.grad_operation import grad, value_and_grad
+from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.common.device import set_device
 from mslab.common.run_check import run_check
 from mslab.core import allocator as _allocator
@@ -43,7 +43,7 @@ from mslab.core.dtype import (
     uint64,
 )
 from mslab.core.seed import get_seed, set_seed
-from mslab.core.tensor import Parameter, ParameterTuple, Tensor
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor, tensor
 from mslab.ir.tape import record
 from mslab.profiler import Profiler
 from mslab.runtime.compiled import jit, jit_class, ms_function, trace

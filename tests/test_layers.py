@@ -21,8 +21,8 @@ LAYERS = [
     ("core", ["mslab.core"]),
     ("ir", ["mslab.ir"]),
     # MindSpore's `mindspore.ops` namespace also offers GradOperation (autodiff, above the ops layer):
-    # the package __init__ and `ops.composite` are API modules; the op families are the ops layer.
-    ("api", ["mslab.ops.__init__", "mslab.ops.composite"]),
+    # the package __init__, `ops.composite` and `ops.functional` are API modules; the op families are the ops layer.
+    ("api", ["mslab.ops.__init__", "mslab.ops.composite", "mslab.ops.functional"]),
     ("ops", ["mslab.ops"]),
     ("autodiff", ["mslab.autodiff"]),
     ("runtime", ["mslab.runtime"]),

@@ -14,7 +14,7 @@ from mslab.core import graph_mode, state
 from mslab.core.context import is_graph_mode
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
-from mslab.core.tensor import Tensor
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.tape import Tape
 from mslab.ops import array_ops
 
@@ -103,7 +103,8 @@ class GradFunction:
     def __init__(self, rule, fn, weights):
         self.rule = rule
         self.fn = fn
-        self.weights = tuple(weights) if weights is not None else ()
+        # One Parameter stands for itself (grad(fn, weights=w) gives w's gradient unwrapped, as in MindSpore).
+        self.weights = () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
         self._names_from = fn  # graph inputs take fn's parameter names
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
@@ -116,6 +117,8 @@ class GradFunction:
     def _compute(self, *args):
         args, positions, weights, sens = self.rule.select(args, self.weights)
         out, gin, gw = gradients(self.fn, args, positions, weights, sens, has_aux=self.rule.has_aux)
+        if isinstance(self.rule, GradSpec):
+            return self.rule.pack(out, gin, gw, weights)
         return self.rule.pack(out, gin, gw)
 
 
@@ -204,13 +207,15 @@ class LossAndGrads:
 class GradSpec:
     """The rule of ``grad`` / ``value_and_grad``: which inputs (``grad_position``) and weights, aux outputs."""
 
-    def __init__(self, grad_position, weights, has_aux, with_value):
+    def __init__(self, grad_position, weights, has_aux, with_value, return_ids=False):
         if grad_position is None and weights is None:
             raise ValueError("grad: grad_position and weights cannot both be None")
         self.grad_position = grad_position
         self.with_weights = weights is not None
+        self.one_weight = isinstance(weights, Parameter)
         self.has_aux = has_aux
         self.with_value = with_value
+        self.return_ids = return_ids
 
     def select(self, args, weights):
         gp = self.grad_position
@@ -220,8 +225,14 @@ class GradSpec:
                 raise ValueError(f"grad: grad_position {p} is out of range for {len(args)} inputs")
         return args, positions, weights, None
 
-    def pack(self, out, gin, gw):
+    def pack(self, out, gin, gw, weights=()):
         gp = self.grad_position
+        positions = () if gp is None else (gp,) if isinstance(gp, int) else tuple(gp)
+        if self.return_ids:  # each gradient paired with its input position or its Parameter's name
+            gin = tuple(zip(positions, gin))
+            gw = tuple((w.name, g) for w, g in zip(weights, gw))
+        if self.one_weight:
+            gw = gw[0]
         if gp is None:
             grads = gw
         else:
@@ -235,16 +246,42 @@ class GradSpec:
         return grads
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False):
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """``mindspore.grad``: a function returning gradients of ``fn`` w.r.t. inputs and/or weights.
 
     ``grad_position`` int -> one Tensor, tuple -> tuple; with ``weights`` -> ``(input_grads,
-    weight_grads)``; ``grad_position=None`` with weights -> weight grads only; ``has_aux`` -> only the
-    first output is differentiated and ``(grads, aux)`` is returned.
+    weight_grads)`` (one Parameter as ``weights`` -> its gradient alone); ``grad_position=None`` with weights
+    -> weight grads only; ``has_aux`` -> only the first output is differentiated and ``(grads, aux)`` is
+    returned. ``return_ids`` pairs each gradient with its id: ``(position, grad)`` for an input,
+    ``(parameter_name, grad)`` for a weight; ``get_grad`` picks one out.
     """
-    return GradFunction(GradSpec(grad_position, weights, has_aux, False), fn, weights)
+    return GradFunction(GradSpec(grad_position, weights, has_aux, False, return_ids), fn, weights)
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False):
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """``mindspore.value_and_grad``: like ``grad`` but returns ``(outputs, grads)``."""
-    return GradFunction(GradSpec(grad_position, weights, has_aux, True), fn, weights)
+    return GradFunction(GradSpec(grad_position, weights, has_aux, True, return_ids), fn, weights)
+
+
+def get_grad(gradients, identifier):
+    """The gradient for ``identifier`` (an input position or a Parameter) in what ``grad(..., return_ids=True)``
+    returned, as ``mindspore.get_grad``: ``get_grad(grads, 0)``, ``get_grad(grads, net.fc.weight)``."""
+    key = identifier.name if isinstance(identifier, Parameter) else identifier
+    found = _find_grad(gradients, key, isinstance(identifier, Parameter))
+    if found is None:
+        # observed on MindSpore 2.10 CPU: RuntimeError, this text
+        raise RuntimeError(f"Can not find the gradient for position or Parameter {key}")
+    return found
+
+
+def _find_grad(node, key, by_name):
+    if not isinstance(node, tuple):
+        return None
+    if len(node) == 2 and isinstance(node[1], Tensor) and isinstance(node[0], str if by_name else int) \
+            and not isinstance(node[0], bool) and node[0] == key:
+        return node[1]
+    for item in node:
+        found = _find_grad(item, key, by_name)
+        if found is not None:
+            return found
+    return None

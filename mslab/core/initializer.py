@@ -3,7 +3,10 @@
 An Initializer fills a numpy array in place (``init(arr)``); :func:`init_array` makes an array of a
 given shape and dtype from an Initializer, a name (``"normal"``, ``"zeros"``, ``"he_uniform"``, ...),
 a number, or existing data, and ``initializer`` (in ``mslab.core.tensor``) wraps it as a Tensor.
-Random draws come from one generator re-seeded by ``mslab.set_seed``.
+Each random initialisation takes ONE draw from numpy's global generator (``np.random.randint``) as the seed of
+MindSpore's own Philox stream and distributions (``mslab.core.philox``), as MindSpore 2.10 does: after
+``np.random.seed(n)`` or ``mslab.set_seed(n)`` the initial weights are MindSpore's numbers, and test data drawn
+with ``np.random`` after building a network is the data MindSpore code gets (observed on MindSpore 2.10 CPU).
 
 The *fans* of a weight shape follow MindSpore (and PyTorch): for a Dense weight ``[out, in]``,
 ``fan_in = in`` and ``fan_out = out``; for a Conv2d weight ``[out, in, kh, kw]`` both are multiplied
@@ -19,7 +22,7 @@ import numbers
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.seed import get_rng
+from mslab.core import philox
 
 __all__ = [
     "Initializer",
@@ -35,6 +38,13 @@ __all__ = [
     "Zero",
     "Constant",
 ]
+
+
+def _draw(distribution, shape, *args):
+    """MindSpore's numbers for one array: one seed from numpy's global generator (its ``_numpy_seed``), then its
+    Philox stream and ``distribution`` (``mslab.core.philox``)."""
+    seed = np.random.randint(low=1, high=1 << 63, dtype=np.int64)
+    return distribution(seed, int(np.prod(shape, dtype=np.int64)), *args).reshape(shape)
 
 
 def _calculate_fan_in_and_fan_out(shape):
@@ -121,11 +131,11 @@ class Normal(Initializer):
         super().__init__(sigma=sigma, mean=mean)
 
     def _initialize(self, arr):
-        _assign(arr, get_rng().normal(self.mean, self.sigma, arr.shape))
+        _assign(arr, _draw(philox.normal, arr.shape, self.mean, self.sigma))
 
 
 class TruncatedNormal(Initializer):
-    """N(mean, sigma^2) restricted to the interval ``[a, b]`` (values outside are drawn again).
+    """N(mean, sigma^2) restricted to the interval ``[a, b]`` (drawn by the inverse CDF, as MindSpore does).
 
     As in MindSpore 2.x (and PyTorch's ``trunc_normal_``) ``a`` and ``b`` are absolute bounds, -2 and 2
     by default: for a small sigma such as LeNet's ``TruncatedNormal(0.02)`` nothing is cut off.
@@ -139,17 +149,9 @@ class TruncatedNormal(Initializer):
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
 
     def _initialize(self, arr):
-        rng = get_rng()
-        values = rng.normal(self.mean, self.sigma, arr.shape)
-        bad = (values < self.a) | (values > self.b)
-        for _ in range(1000):
-            if not bad.any():
-                break
-            values[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
-            bad = (values < self.a) | (values > self.b)
-        else:  # the interval holds almost none of the distribution's mass
-            values = np.clip(values, self.a, self.b)
-        _assign(arr, values)
+        if self.sigma == 0:  # observed on MindSpore 2.10 CPU: RuntimeError "TruncatedNormal: invalid sigma 0."
+            raise RuntimeError(f"TruncatedNormal: invalid sigma {self.sigma}.")
+        _assign(arr, _draw(philox.truncated_normal, arr.shape, self.a, self.b, self.mean, self.sigma))
 
 
 class Uniform(Initializer):
@@ -159,7 +161,7 @@ class Uniform(Initializer):
         super().__init__(scale=scale)
 
     def _initialize(self, arr):
-        _assign(arr, get_rng().uniform(-self.scale, self.scale, arr.shape))
+        _assign(arr, _draw(philox.uniform, arr.shape, -self.scale, self.scale))
 
 
 class XavierUniform(Initializer):
@@ -171,7 +173,7 @@ class XavierUniform(Initializer):
     def _initialize(self, arr):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
-        _assign(arr, get_rng().uniform(-bound, bound, arr.shape))
+        _assign(arr, _draw(philox.uniform, arr.shape, -bound, bound))
 
 
 class XavierNormal(Initializer):
@@ -182,8 +184,8 @@ class XavierNormal(Initializer):
 
     def _initialize(self, arr):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
-        std = self.gain * math.sqrt(2.0 / (fan_in + fan_out))
-        _assign(arr, get_rng().normal(0.0, std, arr.shape))
+        std = self.gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        _assign(arr, _draw(philox.normal, arr.shape, 0.0, std))
 
 
 def _he_std(shape, negative_slope, mode, nonlinearity):
@@ -205,7 +207,7 @@ class HeUniform(Initializer):
 
     def _initialize(self, arr):
         bound = math.sqrt(3.0) * _he_std(arr.shape, self.negative_slope, self.mode, self.nonlinearity)
-        _assign(arr, get_rng().uniform(-bound, bound, arr.shape))
+        _assign(arr, _draw(philox.uniform, arr.shape, -bound, bound))
 
 
 class HeNormal(Initializer):
@@ -216,7 +218,7 @@ class HeNormal(Initializer):
 
     def _initialize(self, arr):
         std = _he_std(arr.shape, self.negative_slope, self.mode, self.nonlinearity)
-        _assign(arr, get_rng().normal(0.0, std, arr.shape))
+        _assign(arr, _draw(philox.normal, arr.shape, 0.0, std))
 
 
 _BY_NAME = {

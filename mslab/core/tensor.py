@@ -5,6 +5,7 @@ A Tensor holds a numpy array. While GRAPH mode traces ``construct``, a Tensor ma
 yet. Asking a symbolic tensor for numbers (``asnumpy``, ``float(x)``, ``if x > 0:``) is the
 graph-mode rule a learner meets: the graph is built before any data flows through it.
 """
+import itertools
 import weakref
 
 import numpy as np
@@ -52,6 +53,16 @@ def _format_value(arr):
         return " " + str(arr)
     body = np.array2string(arr, separator=", ")
     return ("\n" if arr.ndim > 1 else " ") + body
+
+
+# MindSpore names an unnamed Parameter "Parameter#<n>" from a process-wide counter (a Cell renames it to the
+# attribute it is assigned to). Importing MindSpore 2.10 already uses #0 and #1, so a learner's first unnamed
+# Parameter prints as Parameter#2 there (observed on MindSpore 2.10 CPU); mslab starts at 2 to match.
+_next_parameter_id = itertools.count(2)
+
+
+def _generated_parameter_name():
+    return f"Parameter#{next(_next_parameter_id)}"
 
 
 class Tensor:
@@ -331,6 +342,12 @@ class Tensor:
         return type(self) in _LAZY_BASE
 
 
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """``mindspore.tensor(...)``: the lowercase constructor of MindSpore 2.x, the same as ``Tensor(...)``
+    (``ms.tensor([1, 2])`` is Int64, as ``Tensor([1, 2])``). ``device`` is accepted; mslab runs on the CPU."""
+    return Tensor(input_data, dtype, shape, init, const_arg)
+
+
 class Parameter(Tensor):
     """A trainable Tensor with a name, as ``mindspore.Parameter``.
 
@@ -356,26 +373,38 @@ class Parameter(Tensor):
             arr = _as_array(default_input, None)
         if not isinstance(self, _LazyParameter):  # a parameter owns its numbers: optimizers write in place
             self._data = np.array(arr, copy=True)
-        self._name = name
-        self._auto_named = name is None
+        self.name = name
         self.requires_grad = bool(requires_grad)
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
 
     @property
     def name(self):
-        return self._name if self._name is not None else "Parameter"
+        return self._name
 
     @name.setter
     def name(self, value):
-        if not isinstance(value, str):
-            raise TypeError(f"Parameter name must be a str, got {type(value).__name__}")
-        self._name = value
-        self._auto_named = False
+        """A str (stripped of spaces); None or ``''`` gives a generated ``Parameter#<n>``, which a Cell replaces
+        with the attribute name the Parameter is assigned to."""
+        if value is not None and not isinstance(value, str):
+            # observed on MindSpore 2.10 CPU: ValueError, this text
+            raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(value)}.")
+        value = value.strip() if value else ""
+        self._auto_named = not value
+        self._name = value or _generated_parameter_name()
 
     @property
     def data(self):
-        return self
+        """The numbers as a plain Tensor sharing this Parameter's storage, as MindSpore's ``Parameter.data``.
+
+        Writing into it (``p.data[0] = 3``) or assigning to the Parameter shows in both; ``set_data`` gives the
+        Parameter new storage and leaves an earlier ``data`` with the old numbers (observed on MindSpore 2.10).
+        No gradient flows back through it to the Parameter, in either mode (MindSpore 2.10 gives zeros); while
+        GRAPH mode traces, it is the Parameter's value read by the graph.
+        """
+        if state.tracer is not None:
+            return F.stop_gradient(self)
+        return Tensor._wrap(self._data)
 
     def value(self):
         """The current numbers as a plain Tensor (a copy: later updates do not change it)."""
@@ -409,12 +438,19 @@ class Parameter(Tensor):
         return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
 
+    # print(p) names the Parameter rather than printing its numbers, as MindSpore 2.10 does (its __str__ is
+    # this __repr__); print(p.asnumpy()), print(p.value()) or print(p.data) show the numbers.
+    __str__ = __repr__
+
     def __reduce__(self):
         return (Parameter, (Tensor._wrap(self._data), self._name, self.requires_grad))
 
 
 class ParameterTuple(tuple):
-    """A tuple of Parameters only, as ``mindspore.ParameterTuple`` (e.g. an optimizer's ``parameters``)."""
+    """A tuple of Parameters only, as ``mindspore.ParameterTuple`` (e.g. an optimizer's ``parameters``).
+
+    It prints as the plain tuple of its Parameters, as in MindSpore 2.10.
+    """
 
     def __new__(cls, iterable=()):
         items = tuple(iterable)
@@ -432,9 +468,6 @@ class ParameterTuple(tuple):
             out.append(c)
         return ParameterTuple(out)
 
-    def __repr__(self):
-        return "ParameterTuple(" + ", ".join(p.name for p in self) + ")"
-
 
 def initializer(init, shape=None, dtype=mstype.float32):
     """A Tensor of ``shape`` and ``dtype`` made by ``init`` (``mindspore.common.initializer.initializer``).
@@ -442,7 +475,9 @@ def initializer(init, shape=None, dtype=mstype.float32):
     ``init`` is an Initializer, a name (``"ones"``, ``"zeros"``, ``"normal"``, ``"truncatednormal"``,
     ``"uniform"``, ``"xavier_uniform"``, ``"he_uniform"``, ``"he_normal"``), a number (every element that
     value), or a Tensor / numpy array (copied; its shape must match; a Tensor keeps its own dtype, as in
-    MindSpore).
+    MindSpore). A random ``init`` gives MindSpore's numbers (``mslab.core.philox``). MindSpore fills the Tensor
+    lazily, when its data is first used (``asnumpy``, ``Parameter(...)``); mslab fills it here, so the two differ
+    only if ``np.random`` is drawn from in between (observed on MindSpore 2.10 CPU).
     """
     if not Parameter.init_param and not hasattr(init, "asnumpy") and not isinstance(init, np.ndarray):
         return _lazy(_LazyTensor, (init, shape, dtype))

@@ -9,7 +9,9 @@ default) a child's parameters are renamed with the attribute path: ``self.fc = D
 Calling a Cell runs ``construct`` in the current mode: eagerly in PYNATIVE_MODE, compiled into a
 graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``).
 """
+import itertools
 import sys
+import weakref
 from collections import OrderedDict
 
 from mslab.core import dtype as mstype
@@ -19,6 +21,19 @@ from mslab.runtime import compiled
 from mslab.runtime.cell_call import call_cell
 
 _REGISTRIES = ("_params", "_cells", "_param_tuples", "_own")
+_hook_ids = itertools.count()
+
+
+class HookHandle:
+    """What ``register_forward_(pre_)hook`` returns: ``handle.remove()`` unregisters the hook."""
+
+    def __init__(self, cell, kind, handle_id):
+        self._cell, self._kind, self.handle_id = weakref.ref(cell), kind, handle_id
+
+    def remove(self):
+        cell = self._cell()
+        if cell is not None and cell.__dict__["_forward_hooks"][self._kind].pop(self.handle_id, None) is not None:
+            cell._hooks_changed()
 
 
 class Cell:
@@ -36,6 +51,27 @@ class Cell:
         d["training"] = False
         d["requires_grad"] = False
         d["_flags"] = dict(flags or {})
+        d["_param_prefix"] = ""  # set by update_cell_prefix, as in MindSpore
+        d["cell_type"] = None
+
+    @property
+    def cls_name(self):
+        """The Cell's class name (``"Dense"``), as MindSpore's ``Cell.cls_name``."""
+        return type(self).__name__
+
+    @property
+    def param_prefix(self):
+        """The Cell's path in its network (``"seq.0"``) once ``update_cell_prefix`` ran on the network, else ``''``."""
+        return self._param_prefix
+
+    def update_cell_prefix(self):
+        """Give every Cell of this network its attribute path as ``param_prefix`` (``''`` for this one)."""
+        for path, cell in self.cells_and_names():
+            cell.__dict__["_param_prefix"] = path
+
+    def update_cell_type(self, cell_type):
+        """Set ``cell_type`` (MindSpore uses it to mark quantisation cells); it starts as None."""
+        self.cell_type = cell_type
 
     # ---- registration -------------------------------------------------------------------------
     def _registries_ready(self):
@@ -168,6 +204,16 @@ class Cell:
             path = f"{name_prefix}.{name}" if name_prefix else name
             yield from c.cells_and_names(seen, path)
 
+    def apply(self, fn):
+        """Call ``fn(cell)`` on every sub-cell, children first, then on this Cell (as MindSpore); returns self.
+
+        ``net.apply(init_weights)`` is how a function re-initialises every layer of a network.
+        """
+        for c in self.cells():
+            c.apply(fn)
+        fn(self)
+        return self
+
     def name_cells(self):
         """The direct children, as an OrderedDict name -> Cell."""
         return OrderedDict((k, v) for k, v in self._cells.items() if v is not None)
@@ -187,6 +233,10 @@ class Cell:
         """Mark the cell for gradient recording (MindSpore builds the backward graph for it); returns self."""
         self.__dict__["requires_grad"] = requires_grad
         return self
+
+    def get_flags(self):
+        """The flags set by ``add_flags`` (and ``flags=`` of ``__init__``), as a dict."""
+        return self._flags
 
     def add_flags(self, **flags):
         self._flags.update(flags)
@@ -219,6 +269,43 @@ class Cell:
     def recompute(self, **kwargs):
         """Accepted for compatibility: recomputation trades memory for time on devices."""
         return self
+
+    # ---- forward hooks ------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """Call ``hook_fn(cell, inputs)`` before each ``construct``; a value it returns replaces the inputs.
+
+        As MindSpore's ``Cell.register_forward_pre_hook``; returns a handle whose ``remove()`` unregisters it.
+        ``with_kwargs=True``: ``hook_fn(cell, args, kwargs)`` returning None or ``(new_args, new_kwargs)``.
+        """
+        return self._add_hook("pre", hook_fn, prepend, with_kwargs, False)
+
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call ``hook_fn(cell, inputs, output)`` after each ``construct``; a value it returns replaces the output.
+
+        As MindSpore's ``Cell.register_forward_hook``: hooks run in PYNATIVE mode and, traced into the graph,
+        in GRAPH mode (so a hook that reads numbers, ``asnumpy()``, works in PYNATIVE mode only). Gradients
+        flow through what a hook computes. ``always_call=True`` runs it even when ``construct`` raises.
+        Adding or removing a hook makes GRAPH mode trace again (MindSpore 2.10 keeps running a graph it compiled
+        before the change, observed on CPU).
+        """
+        return self._add_hook("post", hook_fn, prepend, with_kwargs, always_call)
+
+    def _add_hook(self, kind, hook_fn, prepend, with_kwargs, always_call):
+        if not callable(hook_fn):
+            raise TypeError(f"{type(self).__name__}: the hook must be a function, got {type(hook_fn).__name__}")
+        d = self.__dict__
+        hooks = d.setdefault("_forward_hooks", {"pre": OrderedDict(), "post": OrderedDict()})
+        handle = HookHandle(self, kind, next(_hook_ids))
+        hooks[kind][handle.handle_id] = (hook_fn, with_kwargs, always_call)
+        if prepend:
+            hooks[kind].move_to_end(handle.handle_id, last=False)
+        self._hooks_changed()
+        return handle
+
+    def _hooks_changed(self):
+        # A graph traced through this Cell ran its hooks (or none) while tracing: trace again.
+        self.__dict__["_attr_version"] = self.__dict__.get("_attr_version", 0) + 1
+        compiled.cell_changed()
 
     # ---- running ------------------------------------------------------------------------------
     def construct(self, *inputs, **kwargs):

@@ -1,8 +1,10 @@
 """``mindspore.ops.functional`` (imported as ``F``): every op's functional form, e.g. ``F.reshape(x, shape)``.
 
 Each op family defines its functional forms beside its primitives; this module gathers them under
-MindSpore's import path (``from mindspore.ops import functional as F``).
+MindSpore's import path (``from mindspore.ops import functional as F``). Like MindSpore's, it also offers
+``grad``, ``value_and_grad`` and ``get_grad`` (from the autodiff layer above: this module is API, not an op family).
 """
+from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.collective_ops import *

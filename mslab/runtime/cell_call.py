@@ -27,6 +27,43 @@ def _check_inputs(cell, args):
 
 
 def _run_construct(cell, args, kwargs):
+    hooks = cell.__dict__.get("_forward_hooks")
+    if not hooks or not (hooks["pre"] or hooks["post"]):
+        return _run_construct_only(cell, args, kwargs)
+    return _run_with_hooks(cell, hooks, args, kwargs)
+
+
+def _run_with_hooks(cell, hooks, args, kwargs):
+    """``construct`` between the forward hooks registered on ``cell``, as MindSpore's ``Cell.__call__`` runs them:
+    each pre hook ``fn(cell, args)`` may return new inputs (a non-tuple is one input); each hook
+    ``fn(cell, args, output)`` may return a new output. ``with_kwargs`` hooks also get (and may replace) the
+    keyword arguments; ``always_call`` hooks run even when ``construct`` raises."""
+    for fn, with_kwargs, _ in list(hooks["pre"].values()):
+        ret = fn(cell, args, kwargs) if with_kwargs else fn(cell, args)
+        if ret is None:
+            continue
+        if with_kwargs:
+            if not (isinstance(ret, tuple) and len(ret) == 2):
+                raise RuntimeError("forward pre hook with kwargs must return None or a tuple of (new_args, "
+                                   f"new_kwargs), but got {ret}")
+            args, kwargs = ret
+        else:
+            args = ret if isinstance(ret, tuple) else (ret,)
+    try:
+        output = _run_construct_only(cell, args, kwargs)
+    except Exception:
+        for fn, with_kwargs, always in list(hooks["post"].values()):
+            if always:
+                fn(cell, args, kwargs, None) if with_kwargs else fn(cell, args, None)
+        raise
+    for fn, with_kwargs, _ in list(hooks["post"].values()):
+        ret = fn(cell, args, kwargs, output) if with_kwargs else fn(cell, args, output)
+        if ret is not None:
+            output = ret
+    return output
+
+
+def _run_construct_only(cell, args, kwargs):
     # Nothing may raise between the push and the ``try`` below: a Cell left on ``state.cells`` would
     # put itself into the scope of every later node (a RecursionError can strike anywhere).
     precision = cell.__dict__.get("_mixed_precision_type")  # set by Cell.to_float

@@ -23,7 +23,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.initializer import Uniform
-from mslab.core.tensor import Parameter, initializer
+from mslab.core.tensor import Parameter, Tensor, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
@@ -70,18 +70,24 @@ class _RNN(Cell):
         self.has_bias, self.batch_first = bool(has_bias), bool(batch_first)
         self.dropout, self.bidirectional = float(dropout), bool(bidirectional)
         self.num_directions = 2 if bidirectional else 1
-        init = Uniform(1.0 / math.sqrt(hidden_size))
         suffixes = [f"_l{k}{'_reverse' if d else ''}" for k in range(num_layers) for d in range(self.num_directions)]
         self._suffixes = suffixes
+        kinds = ("weight_ih", "weight_hh") + (("bias_ih", "bias_hh") if has_bias else ())
+        # MindSpore draws each array straight from np.random.uniform, layer by layer and direction by direction
+        # (weight_ih, weight_hh, bias_ih, bias_hh): drawn in that order, the weights are MindSpore's own numbers
+        # (observed on MindSpore 2.10 CPU for LSTM).
+        stdv = 1.0 / math.sqrt(hidden_size)
         below = hidden_size * self.num_directions  # the input width of layers above the first
         rows = self._gates * hidden_size
-        for kind in ("weight_ih", "weight_hh") + (("bias_ih", "bias_hh") if has_bias else ()):
+        drawn = {}
+        for k, s in enumerate(suffixes):
+            widths = {"weight_ih": input_size if k < self.num_directions else below, "weight_hh": hidden_size}
+            for kind in kinds:
+                shape = (rows, widths[kind]) if kind in widths else (rows,)
+                drawn[kind + s] = np.random.uniform(-stdv, stdv, shape).astype(np.float32)
+        for kind in kinds:  # registered as MindSpore orders them: all weight_ih, then weight_hh, ...
             for s in suffixes:
-                if kind == "weight_ih":
-                    shape = (rows, input_size if s.startswith("_l0_") or s == "_l0" else below)
-                else:
-                    shape = (rows, hidden_size) if kind == "weight_hh" else (rows,)
-                setattr(self, kind + s, Parameter(initializer(init, shape, dtype), name=kind + s))
+                setattr(self, kind + s, Parameter(Tensor(drawn[kind + s], dtype), name=kind + s))
 
     def _weights(self, s):
         biases = (getattr(self, "bias_ih" + s), getattr(self, "bias_hh" + s)) if self.has_bias else (None, None)

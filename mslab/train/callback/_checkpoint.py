@@ -8,13 +8,18 @@ keep_checkpoint_max=5))`` saves the training network (weights and optimizer stat
 failed save or a killed process can leave no checkpoint at all). If the directory already holds
 files with the same prefix, the prefix becomes ``prefix_1`` (then ``prefix_2`` ...), as MindSpore does,
 so earlier runs are not overwritten.
+
+At the first training step it also writes ``<prefix>-graph.meta`` beside the checkpoints, once per callback, as
+MindSpore does: in GRAPH mode the compiled training graph, as mslab's IR text (MindSpore writes a binary
+GraphProto; see ``mslab.train.serialization._save_graph``), readable with ``print(open(path).read())``.
+In PYNATIVE mode there is no graph and no such file, as in MindSpore.
 """
 import os
 import time
 
 from mslab.train.callback._callback import Callback
 from mslab.train.callback._loss_monitor import step_in_epoch
-from mslab.train.serialization import save_checkpoint
+from mslab.train.serialization import _save_graph, save_checkpoint
 
 
 def _non_negative_int(owner, name, value, allow_none=True):
@@ -132,6 +137,7 @@ class ModelCheckpoint(Callback):
         self._files = []  # checkpoints written by this callback, oldest first
         self._latest_ckpt_file_name = ""
         self._prefix_checked = False
+        self._graph_saved = False
 
     @property
     def latest_ckpt_file_name(self):
@@ -150,12 +156,20 @@ class ModelCheckpoint(Callback):
     def on_train_begin(self, run_context):
         self._last_triggered_step = 0
         self._last_time = time.time()
+        self._check_prefix()
+
+    def _check_prefix(self):
         if not self._prefix_checked:
             self._prefix = _prefix_free_of_clashes(self._directory, self._base_prefix)
             self._prefix_checked = True
 
     def on_train_step_end(self, run_context):
-        self._save_ckpt(run_context.original_args(), force=False)
+        cb_params = run_context.original_args()
+        if not self._graph_saved:  # once, at the first step, whether or not a checkpoint is due (as MindSpore)
+            self._check_prefix()
+            _save_graph(cb_params.train_network, os.path.join(self._directory, f"{self._prefix}-graph.meta"))
+            self._graph_saved = True
+        self._save_ckpt(cb_params, force=False)
 
     def on_train_end(self, run_context):
         self._save_ckpt(run_context.original_args(), force=True)
@@ -174,9 +188,7 @@ class ModelCheckpoint(Callback):
     def _save_ckpt(self, cb_params, force):
         if cb_params.cur_step_num == self._last_triggered_step or not self._due(cb_params, force):
             return
-        if not self._prefix_checked:
-            self._prefix = _prefix_free_of_clashes(self._directory, self._base_prefix)
-            self._prefix_checked = True
+        self._check_prefix()
         name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch(cb_params)}.ckpt"
         network = self._config.saved_network if self._config.saved_network is not None else cb_params.train_network
         path = os.path.join(self._directory, name)

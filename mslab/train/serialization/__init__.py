@@ -20,6 +20,7 @@ import tempfile
 from mslab.core import missing_names as _missing_names
 from mslab.core.errors import CheckpointError
 from mslab.core.tensor import Parameter
+from mslab.runtime.cell_call import compiled_graphs
 from mslab.train.serialization._ckpt_format import read_ckpt, write_ckpt
 from mslab.train.serialization._entries import entries_of
 from mslab.train.serialization._export import export_path, export_text
@@ -32,7 +33,7 @@ __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "Checkpo
 
 FORMATS = ("ckpt", "safetensors")
 # the temporary names _write_atomically gives: ".<file name>.<pid>.<random>.tmp"
-_TEMPORARY = re.compile(r"\..+\.(?:ckpt|safetensors)\.(\d+)\.[^.]+\.tmp")
+_TEMPORARY = re.compile(r"\..+\.(?:ckpt|safetensors|meta)\.(\d+)\.[^.]+\.tmp")
 
 
 def _check_format(owner, format):
@@ -119,6 +120,28 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             with open(tmp, "wb") as f:
                 write_ckpt(f, entries, crc_check)
         _write_atomically(path, write)
+
+
+def _save_graph(network, file_name):
+    """Write the graph GRAPH mode compiled for ``network`` into ``file_name`` (MindSpore's ``_save_graph``, which
+    ``ModelCheckpoint`` calls once, at the first step, for ``<prefix>-graph.meta``).
+
+    MindSpore writes its binary GraphProto there; mslab writes its own IR text, what ``print(ms.trace(...))``
+    shows: a first line ``# mslab IR: ...`` naming the Cell, then the graph (one line per node, with the
+    backward and optimizer nodes of a training step), so ``print(open(file_name).read())`` shows what ran.
+    Without a compiled graph (PYNATIVE mode) nothing is written, as in MindSpore. An existing file is replaced.
+    """
+    graphs = compiled_graphs(network)
+    if not graphs:
+        return
+    header = (f"# mslab IR: the graph GRAPH mode compiled for {type(network).__name__} (MindSpore writes a binary "
+              f"GraphProto here)\n")
+    text = header + "\n\n".join(str(g) for g in graphs) + "\n"
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+    _write_atomically(os.path.realpath(file_name), write)  # mode 0o600 (mkstemp's), MindSpore's S_IRUSR | S_IWUSR
 
 
 def _read_file(path, format):

@@ -96,6 +96,9 @@ def read_ckpt(path, data, crc_check=False):
     out, parts = [], []
     values = message.value
     for i, item in enumerate(values):
+        if not isinstance(item.tag, str):  # protobuf hands back bytes for a name that is not UTF-8
+            raise CheckpointError(f"checkpoint file {path!r}: parameter name {item.tag!r} is not UTF-8 text; the file "
+                                  "is damaged")
         if not item.HasField("tensor"):
             raise CheckpointError(f"checkpoint file {path!r}: {item.tag!r} is a MapParameter, which mslab does "
                                   "not support")
