@@ -42,7 +42,7 @@ from mslab.core.dtype import (
     uint64,
 )
 from mslab.core.seed import get_seed, set_seed
-from mslab.core.tensor import Parameter, ParameterTuple, Tensor
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor, tensor
 from mslab.ir.tape import record
 from mslab.runtime.compiled import jit, ms_function, trace
 from mslab.train import (

@@ -193,7 +193,7 @@ def test_argsort_and_gather_d():
     np.testing.assert_array_equal(out, np.take_along_axis(x, picks, 1))
     check_grad(lambda x: ops.GatherD()(x, 1, Tensor(picks)), x)      # a repeated index sums its gradients
     check_grad(lambda x: ops.gather_d(x, 0, Tensor(np.array([[1, 0, 1]], np.int32))), x)
-    with pytest.raises(Exception, match="index values must be in"):
+    with pytest.raises(Exception, match=r"the value of .index. must be in \[-3, 3\)"):
         ops.gather_d(Tensor(x), 1, Tensor(np.array([[3, 0, 0], [0, 0, 0]], np.int32)))
 
 

@@ -318,6 +318,12 @@ class Tensor:
         return False
 
 
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """``mindspore.tensor(...)``: the lowercase constructor of MindSpore 2.x, the same as ``Tensor(...)``
+    (``ms.tensor([1, 2])`` is Int64, as ``Tensor([1, 2])``). ``device`` is accepted; mslab runs on the CPU."""
+    return Tensor(input_data, dtype, shape, init, const_arg)
+
+
 class Parameter(Tensor):
     """A trainable Tensor with a name, as ``mindspore.Parameter``.
 

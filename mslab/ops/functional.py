@@ -5,12 +5,16 @@ MindSpore's import path (``from mindspore.ops import functional as F``).
 """
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
+from mslab.ops.assign_ops import *
+from mslab.ops.broadcast_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.composite_ops import partial
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
 from mslab.ops.cumulative_ops import *
+from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
+from mslab.ops.linalg_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *

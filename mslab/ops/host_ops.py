@@ -9,6 +9,7 @@ becomes a Print node that prints when the graph runs, every run.
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core import state
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
@@ -72,11 +73,20 @@ class Print(Primitive):
 
     Strings and numbers are constant inputs, tensors are graph inputs; in a graph the printing happens
     when the graph runs, every run. Tensors print as ``Tensor(shape=[3], dtype=Float32, value=[ 1.00000000e+00
-    ...])``, as MindSpore's graph print does.
+    ...])``, as MindSpore's graph print does. Called in PYNATIVE mode it prints at once, in MindSpore's
+    PYNATIVE form (elements separated by commas, a 0-d tensor as ``Tensor(shape=[], dtype=Float32, value= 2)``),
+    and returns None; it passes no gradient (a Print in construct does not change the Cell's gradient).
     """
 
     side_effect = True
     differentiable = False
+
+    def __call__(self, *items):
+        if state.tracer is None:  # PYNATIVE: print now, as MindSpore's PYNATIVE Print does
+            for item in items:
+                print(graph_print_text(item.asnumpy(), pynative=True) if isinstance(item, Tensor) else item)
+            return None
+        return super().__call__(*items)
 
     def infer(self, *items):
         return (), np.dtype(np.int32)
@@ -90,15 +100,18 @@ class Print(Primitive):
         return (None,) * (len(args) - 2)
 
 
-def graph_print_text(arr):
-    """How MindSpore's graph print shows a tensor (observed on MindSpore 2.10, CPU)."""
+def graph_print_text(arr, pynative=False):
+    """How MindSpore's Print shows a tensor in a graph, or with ``pynative`` in PYNATIVE mode, where elements
+    are separated by commas and a 0-d tensor keeps its header (observed on MindSpore 2.10, CPU)."""
     arr = np.asarray(arr)
-    if arr.ndim == 0:
-        return str(arr.item())
-    body = np.array2string(arr, separator=" ", threshold=1000,
-                           formatter={"float_kind": lambda v: f"{v: .8e}"})
     head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
-    return head + ("\n" if arr.ndim > 1 else "") + body + ")"
+    if arr.ndim == 0:
+        value = arr.item()
+        return f"{head} {value:g})" if pynative and isinstance(value, float) else \
+            f"{head} {value})" if pynative else str(value)
+    body = np.array2string(arr, separator=", " if pynative else " ", threshold=1000,
+                           formatter={"float_kind": lambda v: f"{v: .8e}"})
+    return head + ("\n" if arr.ndim > 1 else " " if pynative else "") + body + ")"
 
 
 F.register(globals(), __all__)
