@@ -27,7 +27,7 @@ LAYERS = [
     ("autodiff", ["mslab.autodiff"]),
     ("runtime", ["mslab.runtime"]),
     ("api", ["mslab.nn", "mslab.dataset", "mslab.train", "mslab.amp", "mslab.communication", "mslab.common",
-             "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord"]),
+             "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord", "mslab.mint"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
     ("top", ["mslab.__init__"]),
 ]

@@ -319,7 +319,12 @@ def _dim(dim):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002 - MindSpore's names
-    """Sum over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.sum``)."""
+    """Sum over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.sum``, ``mint.sum``).
+
+    Bool and integer inputs sum to Int64 (observed on MindSpore 2.10 CPU, for bool, uint8 and int8..int64).
+    """
+    if dtype is None and input.dtype.np.kind in "biu":
+        dtype = mstype.int64
     if dtype is not None:
         input = F.cast(input, dtype)
     return reduce_sum(input, _dim(dim), keepdim)
