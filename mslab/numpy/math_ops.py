@@ -13,9 +13,9 @@ from mslab.core.tensor import Tensor
 from mslab.numpy.convert import as_float, axes, cast_to, ms_dtype, np_dtype, promote, to_tensor
 from mslab.ops import functional as F
 
-__all__ = ["sum", "mean", "square", "dot", "tensordot", "where", "ceil", "cumsum", "norm", "cross", "add", "subtract",
-           "multiply", "divide", "maximum", "minimum", "power", "sqrt", "log", "exp", "tanh", "absolute", "abs",
-           "negative"]
+__all__ = ["sum", "mean", "square", "dot", "tensordot", "where", "ceil", "cumsum", "cumprod", "norm", "cross", "add",
+           "subtract", "multiply", "divide", "maximum", "minimum", "power", "sqrt", "log", "exp", "tanh", "absolute",
+           "abs", "negative"]
 
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):  # noqa: A001 - MindSpore's name
@@ -69,14 +69,23 @@ def ceil(x, dtype=None):
     return cast_to(F.neg(F.floor(F.neg(x))), dtype)
 
 
-def cumsum(a, axis=None, dtype=None):
-    """Running sum along ``axis`` (over the flattened array without one); bool and Int32 inputs give Int32."""
-    a = to_tensor(a, "cumsum")
+def _running(op, a, axis, dtype, fn):
+    a = to_tensor(a, fn)
     if axis is None:
         a, axis = F.reshape(a, (-1,)), 0
     if dtype is None and np_dtype(a.dtype) == np.bool_:
         dtype = mstype.int32
-    return F.cumsum(a, axis, None if dtype is None else ms_dtype(dtype))
+    return op(a, axis, None if dtype is None else ms_dtype(dtype))
+
+
+def cumsum(a, axis=None, dtype=None):
+    """Running sum along ``axis`` (over the flattened array without one); bool and Int32 inputs give Int32."""
+    return _running(F.cumsum, a, axis, dtype, "cumsum")
+
+
+def cumprod(a, axis=None, dtype=None):
+    """Running product along ``axis`` (over the flattened array without one); bool and Int32 inputs give Int32."""
+    return _running(F.cumprod, a, axis, dtype, "cumprod")
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - numpy's argument name
