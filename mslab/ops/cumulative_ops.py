@@ -31,14 +31,18 @@ class CumSum(Primitive):
         self._axis(axis, len(x.shape))
         return tuple(x.shape), x.dtype
 
+    _running = staticmethod(np.cumsum)  # CumProd: np.cumprod
+    _identity = 0  # what an exclusive output starts from (CumProd: 1)
+
     def compute(self, x, axis):
         if x.ndim == 0:
-            return np.zeros_like(x) if self.exclusive else x.copy()
+            return np.full_like(x, self._identity) if self.exclusive else x.copy()
         ax = self._axis(axis, x.ndim)
         v = np.flip(x, ax) if self.reverse else x
-        out = np.cumsum(v, axis=ax, dtype=x.dtype)
-        if self.exclusive:
-            out = out - v
+        out = self._running(v, axis=ax, dtype=x.dtype)
+        if self.exclusive and v.shape[ax]:  # shift by one: identity, v0, v0 (+) v1, ...
+            first = np.full_like(np.take(out, [0], ax), self._identity)
+            out = np.concatenate([first, np.delete(out, -1, ax)], ax)
         return np.flip(out, ax).copy() if self.reverse else out
 
     def bprop(self, x, axis, out, dout, needs):
@@ -55,16 +59,8 @@ class CumProd(CumSum):
     (observed: d sum(cumprod([2, 0, 4])) is [1, nan, 0]; mslab gives the true [1, 10, 0]).
     """
 
-    def compute(self, x, axis):
-        if x.ndim == 0:
-            return np.ones_like(x) if self.exclusive else x.copy()
-        ax = self._axis(axis, x.ndim)
-        v = np.flip(x, ax) if self.reverse else x
-        out = np.cumprod(v, axis=ax, dtype=x.dtype)
-        if self.exclusive:  # shift by one: 1, v0, v0 v1, ...
-            out = np.concatenate([np.ones_like(np.take(out, [0], ax)), np.delete(out, -1, ax)], ax) if v.shape[ax] \
-                else out
-        return np.flip(out, ax).copy() if self.reverse else out
+    _running = staticmethod(np.cumprod)
+    _identity = 1
 
     def bprop(self, x, axis, out, dout, needs):
         shape = tuple(x.shape)
