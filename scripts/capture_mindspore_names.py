@@ -26,7 +26,7 @@ NAMESPACES = [
     "mindspore.dataset", "mindspore.dataset.config", "mindspore.dataset.vision", "mindspore.dataset.transforms",
     "mindspore.train", "mindspore.train.callback", "mindspore.train.serialization", "mindspore.train.metrics",
     "mindspore.amp", "mindspore.communication", "mindspore.communication.management", "mindspore.numpy",
-    "mindspore.mindrecord",
+    "mindspore.mindrecord", "mindspore.mint", "mindspore.mint.nn", "mindspore.mint.nn.functional",
 ]
 OUT = Path(__file__).resolve().parents[1] / "mslab" / "_data" / "mindspore_2_10_names.json"
 

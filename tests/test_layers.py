@@ -22,13 +22,13 @@ LAYERS = [
     ("ir", ["mslab.ir"]),
     # MindSpore's `mindspore.ops` namespace also offers GradOperation (autodiff, above the ops layer):
     # the package __init__, `ops.composite` and `ops.functional` are API modules; the op families are the ops layer.
-    ("api", ["mslab.ops.__init__", "mslab.ops.composite", "mslab.ops.functional"]),
+    ("api", ["mslab.ops.__init__", "mslab.ops.composite", "mslab.ops.functional", "mslab.ops.function"]),
     ("ops", ["mslab.ops"]),
     ("autodiff", ["mslab.autodiff"]),
     ("runtime", ["mslab.runtime"]),
     ("api", ["mslab.nn", "mslab.dataset", "mslab.train", "mslab.amp", "mslab.communication", "mslab.common",
              "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord", "mslab.parallel",
-             "mslab.log", "mslab.profiler"]),
+             "mslab.log", "mslab.profiler", "mslab.mint"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
     ("top", ["mslab.__init__"]),
 ]

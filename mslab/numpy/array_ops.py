@@ -1,10 +1,16 @@
-"""Reshaping and joining, as ``mindspore.numpy``: tile, reshape, transpose, squeeze, concatenate, stack, split."""
+"""Reshaping, joining and rearranging, as ``mindspore.numpy``: tile, reshape, transpose, squeeze, concatenate,
+stack, split, roll, flip, pad, diag, meshgrid.
+
+All are slices, joins and broadcasts of mslab's ops, so their gradients put dout back where each element came from.
+"""
 import numpy as np
 
+from mslab.core.tensor import Tensor
 from mslab.numpy.convert import promote, to_tensor
 from mslab.ops import functional as F
 
-__all__ = ["tile", "reshape", "transpose", "squeeze", "expand_dims", "concatenate", "stack", "split"]
+__all__ = ["tile", "reshape", "transpose", "squeeze", "expand_dims", "concatenate", "stack", "split", "roll", "flip",
+           "pad", "diag", "meshgrid"]
 
 
 def tile(a, reps):
@@ -62,3 +68,83 @@ def split(x, indices_or_sections, axis=0):
         cuts = np.clip([0, *indices_or_sections, length], 0, length)
         sizes = np.diff(cuts).tolist()
     return F.split(x, sizes, axis)
+
+
+def _axes(axis, ndim, fn):
+    axes = tuple(range(ndim)) if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise ValueError(f"mslab.numpy.{fn}: axis {a} is out of range for a tensor of rank {ndim}")
+    return tuple(a % ndim for a in axes)
+
+
+def roll(a, shift, axis=None):
+    """``a`` shifted by ``shift`` places along ``axis``, elements leaving one end coming back at the other
+    (``roll([0 1 2 3], 1)`` is [3 0 1 2]); without an axis, over the flattened array, shape kept."""
+    a = to_tensor(a, "roll")
+    if axis is None:
+        return F.reshape(roll(F.reshape(a, (-1,)), shift, 0), tuple(a.shape))
+    axes = _axes(axis, len(a.shape), "roll")
+    shifts = (shift,) * len(axes) if isinstance(shift, int) else tuple(shift)
+    if len(shifts) != len(axes):
+        raise ValueError(f"mslab.numpy.roll: 'shift' {shift!r} and 'axis' {axis!r} must be as long")
+    for ax, s in zip(axes, shifts):
+        n = a.shape[ax]
+        s = s % n if n else 0
+        if s:  # the last s elements, then the rest
+            head = (slice(None),) * ax
+            a = F.concat((F.getitem(a, head + (slice(n - s, n),)), F.getitem(a, head + (slice(0, n - s),))), ax)
+    return a
+
+
+def flip(m, axis=None):
+    """``m`` read backwards along ``axis`` (every axis by default)."""
+    m = to_tensor(m, "flip", "m")
+    axes = _axes(axis, len(m.shape), "flip")
+    return F.getitem(m, tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(len(m.shape))))
+
+
+_PAD_MODES = {"constant": "constant", "edge": "replicate", "reflect": "reflect", "symmetric": "symmetric",
+              "wrap": "circular"}
+
+
+def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, end_values=0, reflect_type="even",
+        **kwargs):
+    """numpy's pad: ``pad_width`` is n (every side of every axis), (before, after) (every axis) or one pair per
+    axis; modes 'constant' (``constant_values``), 'edge', 'reflect', 'symmetric' and 'wrap'."""
+    arr = to_tensor(arr, "pad", "arr")
+    if mode not in _PAD_MODES or reflect_type != "even" or isinstance(constant_values, (tuple, list)):
+        raise NotImplementedError(f"mslab.numpy.pad: mode={mode!r} (reflect_type={reflect_type!r}, "
+                                  f"constant_values={constant_values!r}) is not supported by mslab; it offers the "
+                                  f"modes {sorted(_PAD_MODES)} with one constant value")
+    nd = len(arr.shape)
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64).reshape(-1, 2) if np.ndim(pad_width) else
+                             np.full((1, 2), pad_width), (nd, 2))
+    for axis, (before, after) in enumerate(widths.tolist()):
+        if before < 0 or after < 0:
+            raise ValueError(f"mslab.numpy.pad: index can't contain negative values, got {pad_width!r}")
+        if before or after:
+            arr = F.pad_axis(arr, axis, before, after, _PAD_MODES[mode], constant_values)
+    return arr
+
+
+def diag(v, k=0):
+    """A 1-D ``v`` on the k-th diagonal of a square matrix of zeros; of a 2-D ``v``, its k-th diagonal."""
+    v = to_tensor(v, "diag", "v")
+    if len(v.shape) == 1:
+        square = F.diag(v)
+        if k:  # moved k places right (k > 0) or down: rows of zeros on one side, columns on the other
+            square = F.pad_axis(F.pad_axis(square, 0, max(-k, 0), max(k, 0)), 1, max(k, 0), max(-k, 0))
+        return square
+    if len(v.shape) != 2:
+        raise ValueError(f"mslab.numpy.diag: input must be 1- or 2-d, got shape {tuple(v.shape)}")
+    rows, cols = v.shape
+    i = np.arange(max(0, -k), min(rows, cols - k))
+    return F.gather_nd(v, Tensor(np.stack([i, i + k], -1).astype(np.int32).reshape(-1, 2)))
+
+
+def meshgrid(*xi, sparse=False, indexing="xy"):
+    """Coordinate grids from 1-D tensors, as a list (numpy's meshgrid; see ``ops.meshgrid``)."""
+    if sparse:
+        raise NotImplementedError("mslab.numpy.meshgrid: sparse=True is not supported by mslab")
+    return list(F.meshgrid(*[to_tensor(x, "meshgrid", "xi") for x in xi], indexing=indexing))

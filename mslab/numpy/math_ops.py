@@ -1,4 +1,5 @@
-"""Maths, as ``mindspore.numpy``: sum, mean, square, dot, where and elementwise functions, on mslab's ops.
+"""Maths, as ``mindspore.numpy``: sum, mean, square, dot, tensordot, where, cumsum, norm, cross and elementwise
+functions, on mslab's ops.
 
 Everything here is built from ``mslab.ops.functional``, so it is differentiable and runs the same in
 PYNATIVE and GRAPH mode. Result dtypes follow MindSpore 2.10 on CPU (observed): ``sum`` of a bool or
@@ -9,11 +10,12 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.tensor import Tensor
-from mslab.numpy.convert import as_float, axes, cast_to, np_dtype, promote, to_tensor
+from mslab.numpy.convert import as_float, axes, cast_to, ms_dtype, np_dtype, promote, to_tensor
 from mslab.ops import functional as F
 
-__all__ = ["sum", "mean", "square", "dot", "where", "add", "subtract", "multiply", "divide", "maximum", "minimum",
-           "power", "sqrt", "log", "exp", "tanh", "absolute", "abs", "negative"]
+__all__ = ["sum", "mean", "square", "dot", "tensordot", "where", "ceil", "cumsum", "cumprod", "norm", "cross", "add",
+           "subtract", "multiply", "divide", "maximum", "minimum", "power", "sqrt", "log", "exp", "tanh", "absolute",
+           "abs", "negative"]
 
 
 def sum(a, axis=None, dtype=None, keepdims=False, initial=None):  # noqa: A001 - MindSpore's name
@@ -40,7 +42,7 @@ def dot(a, b):
     """numpy's dot: 1-D . 1-D is the inner product, 2-D . 2-D the matrix product, and in general a sum
     over the last axis of ``a`` and the second-to-last of ``b`` (the last, if ``b`` is 1-D).
 
-    Both must be Tensors of one dtype, as in MindSpore.
+    Both must be Tensors of one dtype, as in MindSpore. The contraction is ``ops.tensor_dot``'s (as ``ops.dot``).
     """
     for t, n in ((a, "a"), (b, "b")):
         if not isinstance(t, Tensor):
@@ -48,16 +50,61 @@ def dot(a, b):
     sa, sb = tuple(a.shape), tuple(b.shape)
     if not sa or not sb:
         return F.mul(a, b)
-    k = sa[-1]
-    kb = sb[0] if len(sb) == 1 else sb[-2]
+    k, kb = sa[-1], sb[max(len(sb) - 2, 0)]
     if k != kb:
         raise ValueError(f"mslab.numpy.dot: shapes {sa} and {sb} not aligned: {k} (last axis of a) != {kb}")
-    if len(sb) > 2:  # move b's contracted axis to the front: (k, rest of b)
-        perm = (len(sb) - 2,) + tuple(range(len(sb) - 2)) + (len(sb) - 1,)
-        b = F.transpose(b, perm)
-    rest_b = sb[:-2] + sb[-1:] if len(sb) >= 2 else ()
-    out = F.matmul(F.reshape(a, (-1, k)), F.reshape(b, (k, -1)))
-    return F.reshape(out, sa[:-1] + rest_b)
+    return F.tensor_dot(a, b, ((len(sa) - 1,), (max(len(sb) - 2, 0),)))
+
+
+def tensordot(a, b, axes=2):
+    """numpy's tensordot: the sum over the last ``axes`` axes of ``a`` and the first ``axes`` of ``b``, or over
+    the axes lists ``axes = (axes_of_a, axes_of_b)``; the result's axes are a's free axes, then b's."""
+    a, b = to_tensor(a, "tensordot"), to_tensor(b, "tensordot", "b")
+    return F.tensor_dot(a, b, axes)
+
+
+def ceil(x, dtype=None):
+    """The smallest integer >= x, elementwise (as -floor(-x)); its gradient is zero."""
+    x = to_tensor(x, "ceil", "x")
+    return cast_to(F.neg(F.floor(F.neg(x))), dtype)
+
+
+def _running(op, a, axis, dtype, fn):
+    a = to_tensor(a, fn)
+    if axis is None:
+        a, axis = F.reshape(a, (-1,)), 0
+    if dtype is None and np_dtype(a.dtype) == np.bool_:
+        dtype = mstype.int32
+    return op(a, axis, None if dtype is None else ms_dtype(dtype))
+
+
+def cumsum(a, axis=None, dtype=None):
+    """Running sum along ``axis`` (over the flattened array without one); bool and Int32 inputs give Int32."""
+    return _running(F.cumsum, a, axis, dtype, "cumsum")
+
+
+def cumprod(a, axis=None, dtype=None):
+    """Running product along ``axis`` (over the flattened array without one); bool and Int32 inputs give Int32."""
+    return _running(F.cumprod, a, axis, dtype, "cumprod")
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - numpy's argument name
+    """numpy's norm: the 2-norm of every element (Frobenius for a matrix) by default; with ``axis`` an int, vector
+    norms along it; ``ord`` 1 / inf on a matrix, the largest column / row sum of absolute values (``ops.norm``)."""
+    return F.norm(as_float(to_tensor(x, "norm", "x")), ord, axis, keepdims)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of 3-vectors along the last axis (broadcast): (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0)."""
+    a, b = promote([a, b], "cross")
+    if (axisa, axisb, axisc, axis) != (-1, -1, -1, None) or a.shape[-1] != 3 or b.shape[-1] != 3:
+        raise NotImplementedError(f"mslab.numpy.cross: mslab takes 3-vectors along the last axis only, got shapes "
+                                  f"{tuple(a.shape)} and {tuple(b.shape)} with axisa={axisa}, axisb={axisb}, "
+                                  f"axisc={axisc}, axis={axis}")
+    ai = [F.getitem(a, (Ellipsis, i)) for i in range(3)]
+    bi = [F.getitem(b, (Ellipsis, i)) for i in range(3)]
+    parts = [F.sub(F.mul(ai[j], bi[k]), F.mul(ai[k], bi[j])) for j, k in ((1, 2), (2, 0), (0, 1))]
+    return F.stack(tuple(parts), -1)
 
 
 def where(condition, x=None, y=None):

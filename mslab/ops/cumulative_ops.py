@@ -1,4 +1,5 @@
-"""Running sums along an axis: CumSum (``ops.CumSum(exclusive=False, reverse=False)(x, axis)``).
+"""Running sums and products along an axis: CumSum and CumProd (``ops.CumSum(exclusive=False,
+reverse=False)(x, axis)``, ``P.CumProd`` alike).
 
 out[i] = x[0] + ... + x[i] (``exclusive``: up to x[i-1]; ``reverse``: from the far end). Every x[j]
 adds into all the outputs at or after it, so the gradient is the running sum of dout taken from the
@@ -7,9 +8,10 @@ other end: the bprop of CumSum(exclusive, reverse) is CumSum(exclusive, not reve
 import numpy as np
 
 from mslab.core.op_registry import F
+from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["CumSum"]
+__all__ = ["CumSum", "CumProd"]
 
 
 class CumSum(Primitive):
@@ -29,18 +31,52 @@ class CumSum(Primitive):
         self._axis(axis, len(x.shape))
         return tuple(x.shape), x.dtype
 
+    _running = staticmethod(np.cumsum)  # CumProd: np.cumprod
+    _identity = 0  # what an exclusive output starts from (CumProd: 1)
+
     def compute(self, x, axis):
         if x.ndim == 0:
-            return np.zeros_like(x) if self.exclusive else x.copy()
+            return np.full_like(x, self._identity) if self.exclusive else x.copy()
         ax = self._axis(axis, x.ndim)
         v = np.flip(x, ax) if self.reverse else x
-        out = np.cumsum(v, axis=ax, dtype=x.dtype)
-        if self.exclusive:
-            out = out - v
+        out = self._running(v, axis=ax, dtype=x.dtype)
+        if self.exclusive and v.shape[ax]:  # shift by one: identity, v0, v0 (+) v1, ...
+            first = np.full_like(np.take(out, [0], ax), self._identity)
+            out = np.concatenate([first, np.delete(out, -1, ax)], ax)
         return np.flip(out, ax).copy() if self.reverse else out
 
     def bprop(self, x, axis, out, dout, needs):
         return instance(CumSum, self.exclusive, not self.reverse)(dout, axis), None
+
+
+class CumProd(CumSum):
+    """Running product of x along ``axis`` (``P.CumProd(exclusive=False, reverse=False)(x, axis)``).
+
+    out[j] is the product of the x[k] for k in S_j (k <= j; exclusive: k < j; reverse: k >= j or k > j), so
+    d/dx[i] = sum over the j with i in S_j of dout[j] times the product of the other x[k] of S_j. mslab forms
+    those products directly (n running products, each with one x[i] replaced by 1: n times the memory of x),
+    so a zero in x is no trouble; MindSpore 2.10's CPU kernel divides by x instead and gives nan there
+    (observed: d sum(cumprod([2, 0, 4])) is [1, nan, 0]; mslab gives the true [1, 10, 0]).
+    """
+
+    _running = staticmethod(np.cumprod)
+    _identity = 1
+
+    def bprop(self, x, axis, out, dout, needs):
+        shape = tuple(x.shape)
+        if not shape:
+            return (F.zeros_like(x) if self.exclusive else dout), None
+        ax, n = self._axis(axis, len(shape)), shape[self._axis(axis, len(shape))]
+        at_axis = [1] * (len(shape) + 1)
+        at_axis[0], at_axis[ax + 1] = n, n
+        i, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+        one_out = Tensor((i == k).reshape(at_axis))  # copy i of x has x[i] replaced by 1
+        copies = F.select(one_out, F.ones_like(F.broadcast_to(x, (n,) + shape)), F.broadcast_to(x, (n,) + shape))
+        others = self(copies, ax + 1)  # products over S_j without x[i]
+        member = (i < k if self.exclusive else i <= k) if not self.reverse else (i > k if self.exclusive else i >= k)
+        weight = F.mul(F.mul(others, Tensor(member.reshape(at_axis).astype(x.dtype.np))), F.expand_dims(dout, 0))
+        grad = F.reduce_sum(weight, ax + 1, False)  # axis 0 holds i: move it back to ax
+        return F.transpose(grad, tuple(range(1, ax + 1)) + (0,) + tuple(range(ax + 1, len(shape)))), None
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
@@ -51,5 +87,12 @@ def cumsum(x, axis, dtype=None):
     return instance(CumSum)(x, int(axis))
 
 
-__all__ += ["cumsum"]
+def cumprod(input, dim, dtype=None):  # noqa: A002 - MindSpore's argument name
+    """Running product of ``input`` along ``dim`` (``ops.cumprod``), optionally cast to ``dtype`` first."""
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    return instance(CumProd)(input, int(dim))
+
+
+__all__ += ["cumsum", "cumprod"]
 F.register(globals(), __all__)

@@ -7,6 +7,8 @@ MindSpore's import path (``from mindspore.ops import functional as F``). Like Mi
 from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
+from mslab.ops.assign_ops import *
+from mslab.ops.broadcast_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.composite_ops import partial
 from mslab.ops.conv_ops import *
@@ -14,8 +16,10 @@ from mslab.ops.creation_ops import *
 from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.detection_ops import *
+from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
 from mslab.ops.interpolate_ops import *
+from mslab.ops.linalg_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *

@@ -14,7 +14,7 @@ from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
-__all__ = ["PyExecute", "Print", "graph_print_text", "pynative_print_text"]
+__all__ = ["PyExecute", "Print", "graph_print_text"]
 
 
 class PyExecute(Primitive):
@@ -73,7 +73,9 @@ class Print(Primitive):
 
     Strings and numbers are constant inputs, tensors are graph inputs; in a graph the printing happens
     when the graph runs, every run. Tensors print as ``Tensor(shape=[3], dtype=Float32, value=[ 1.00000000e+00
-    ...])``, as MindSpore's graph print does.
+    ...])``, as MindSpore's graph print does. Called in PYNATIVE mode it prints at once, in MindSpore's
+    PYNATIVE form (elements separated by commas, a 0-d tensor as ``Tensor(shape=[], dtype=Float32, value= 2)``),
+    and returns None; it passes no gradient (a Print in construct does not change the Cell's gradient).
     """
 
     side_effect = True
@@ -84,7 +86,7 @@ class Print(Primitive):
         if state.tracer is not None:
             return super().__call__(*items)
         for item in items:
-            print(pynative_print_text(item._data) if isinstance(item, Tensor) else item)
+            print(graph_print_text(item._data, pynative=True) if isinstance(item, Tensor) else item)
         return None
 
     def infer(self, *items):
@@ -99,27 +101,20 @@ class Print(Primitive):
         return (None,) * (len(args) - 2)
 
 
-def graph_print_text(arr):
-    """How MindSpore's graph print shows a tensor (observed on MindSpore 2.10, CPU)."""
+def graph_print_text(arr, pynative=False):
+    """How MindSpore's Print shows a tensor in a graph, or with ``pynative`` in PYNATIVE mode, where elements
+    are separated by commas and a 0-d tensor keeps its header (observed on MindSpore 2.10, CPU)."""
     arr = np.asarray(arr)
+    head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
     if arr.ndim == 0:
-        return str(arr.item())
-    body = np.array2string(arr, separator=" ", threshold=1000,
+        value = arr.item()
+        return f"{head} {value:g})" if pynative and isinstance(value, float) else \
+            f"{head} {value})" if pynative else str(value)
+    body = np.array2string(arr, separator=", " if pynative else " ", threshold=1000,
                            formatter={"float_kind": lambda v: f"{v: .8e}"})
-    head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
-    return head + ("\n" if arr.ndim > 1 else "") + body + ")"
-
-
-def pynative_print_text(arr):
-    """How ``ops.Print`` shows a tensor in PYNATIVE mode (MindSpore 2.10, observed on CPU): floats as
-    ``% .8e`` separated by ``", "``, ``value= [...]`` for one dimension, ``value=`` and a new line for more."""
-    arr = np.asarray(arr)
-    head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
-    if arr.ndim == 0:
-        return f"{head} {arr})"
-    body = np.array2string(arr, separator=", ", threshold=1000, formatter={"float_kind": lambda v: f"{v: .8e}"})
-    body = "\n".join(line for line in body.split("\n") if line.strip())  # no blank line between blocks
-    return head + ("\n" if arr.ndim > 1 else " ") + body + ")"
+    if pynative:  # no blank line between the blocks of a 3-D tensor (observed)
+        body = "\n".join(line for line in body.split("\n") if line.strip())
+    return head + ("\n" if arr.ndim > 1 else " " if pynative else "") + body + ")"
 
 
 F.register(globals(), __all__)

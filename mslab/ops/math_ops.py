@@ -300,7 +300,20 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     return out
 
 
+def clip(input, min=None, max=None):  # noqa: A001,A002 - MindSpore's argument names
+    """min(max(input, min), max) (``ops.clip``, also ``ops.clamp``): a bound may be a number or a Tensor
+    (broadcast), None leaves that side open; with min > max every element becomes max, as in MindSpore.
+
+    The gradient passes where the input lies inside [min, max] (ties at a bound included).
+    """
+    if min is None and max is None:
+        raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
+    return clip_by_value(input, min, max)
+
+
+clamp = clip
+
 __all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum", "equal",
             "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-            "clip_by_value", "addn"]
+            "clip_by_value", "addn", "clip", "clamp"]
 F.register(globals(), __all__)

@@ -146,12 +146,48 @@ def dot(input, other):  # noqa: A002 - MindSpore's argument name
 
 def _dot(input, other):  # noqa: A002
     """dot's contraction without MindSpore's dtype rule (the gradient check runs it in float64)."""
-    a, b = tuple(input.shape), tuple(other.shape)
-    perm = (len(b) - 2,) + tuple(i for i in range(len(b)) if i != len(b) - 2)
-    rhs = F.reshape(F.transpose(other, perm), (b[-2], -1))
-    out = instance(MatMul)(F.reshape(input, (-1, a[-1])), rhs)
-    return F.reshape(out, a[:-1] + b[:-2] + b[-1:])
+    return tensor_dot(input, other, ((len(input.shape) - 1,), (len(other.shape) - 2,)))
 
 
-__all__ += ["matmul", "batch_matmul", "bmm", "mm", "dot"]
+def _contracted(axes, nd_a, nd_b):
+    """tensor_dot's ``axes`` as two tuples of non-negative axes (an int n: the last n of a, the first n of b)."""
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if not 0 <= n <= min(nd_a, nd_b):
+            raise ValueError(f"For 'tensor_dot', 'axes' {n} must be in [0, {min(nd_a, nd_b)}] for inputs of rank "
+                             f"{nd_a} and {nd_b}")
+        return tuple(range(nd_a - n, nd_a)), tuple(range(n))
+    try:
+        ax_a, ax_b = axes
+    except (TypeError, ValueError):
+        raise TypeError(f"For 'tensor_dot', 'axes' must be an int or a pair of axis lists, got {axes!r}") from None
+    ax_a = (ax_a,) if isinstance(ax_a, (int, np.integer)) else tuple(ax_a)
+    ax_b = (ax_b,) if isinstance(ax_b, (int, np.integer)) else tuple(ax_b)
+    if len(ax_a) != len(ax_b):
+        raise ValueError(f"For 'tensor_dot', both lists of 'axes' must be as long, got {axes!r}")
+    return tuple(int(a) % max(nd_a, 1) for a in ax_a), tuple(int(b) % max(nd_b, 1) for b in ax_b)
+
+
+def tensor_dot(x1, x2, axes):
+    """numpy's tensordot (``ops.tensor_dot``): the sum over the axes ``axes[0]`` of x1 paired with ``axes[1]``
+    of x2; an int n pairs the last n axes of x1 with the first n of x2.
+
+    The output's axes are x1's free axes, then x2's. Built as one 2-D MatMul between transposed, reshaped
+    operands, so gradients are MatMul's; ``ops.dot`` and ``mslab.numpy``'s dot and tensordot are this.
+    """
+    a, b = tuple(x1.shape), tuple(x2.shape)
+    ax_a, ax_b = _contracted(axes, len(a), len(b))
+    if any(a[i] != b[j] for i, j in zip(ax_a, ax_b)):
+        raise ValueError(f"For 'tensor_dot', the contracted axes must have equal lengths, but got 'x1_shape': {a}, "
+                         f"'x2_shape': {b}, 'axes': {(ax_a, ax_b)}.")
+    free_a = tuple(i for i in range(len(a)) if i not in ax_a)
+    free_b = tuple(j for j in range(len(b)) if j not in ax_b)
+    k = int(np.prod([a[i] for i in ax_a], dtype=np.int64))
+    lhs = F.reshape(F.transpose(x1, free_a + ax_a), (-1, k)) if a else F.reshape(x1, (1, 1))
+    rhs = F.reshape(F.transpose(x2, ax_b + free_b), (k, -1)) if b else F.reshape(x2, (1, 1))
+    out = instance(MatMul)(lhs, rhs)
+    return F.reshape(out, tuple(a[i] for i in free_a) + tuple(b[j] for j in free_b))
+
+
+__all__ += ["matmul", "batch_matmul", "bmm", "mm", "dot", "tensor_dot"]
 F.register(globals(), __all__)

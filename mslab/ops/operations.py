@@ -1,6 +1,8 @@
 """``mindspore.ops.operations`` (imported as ``P``): the primitive classes, e.g. ``P.ReLU()``, ``P.MatMul()``."""
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
+from mslab.ops.assign_ops import *
+from mslab.ops.broadcast_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
@@ -10,6 +12,7 @@ from mslab.ops.custom_ops import *
 from mslab.ops.detection_ops import *
 from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
+from mslab.ops.linalg_ops import *
 from mslab.ops.loss_ops import *
 from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *

@@ -319,7 +319,12 @@ def _dim(dim):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002 - MindSpore's names
-    """Sum over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.sum``)."""
+    """Sum over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.sum``, ``mint.sum``).
+
+    Bool and integer inputs sum to Int64 (observed on MindSpore 2.10 CPU, for bool, uint8 and int8..int64).
+    """
+    if dtype is None and input.dtype.np.kind in "biu":
+        dtype = mstype.int64
     if dtype is not None:
         input = F.cast(input, dtype)
     return reduce_sum(input, _dim(dim), keepdim)
@@ -352,6 +357,14 @@ def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa:
     return value, F.cast(index, mstype.int64)
 
 
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A002 - MindSpore's names
+    """The largest element over ``axis`` (every axis for None or ()), as ``ops.amax``: ReduceMax under its 2.x
+    name. On ties the gradient is split evenly among the tied elements (observed on MindSpore 2.10 CPU)."""
+    if initial is not None or where is not None:
+        raise NotImplementedError("ops.amax: 'initial' and 'where' are not supported by mslab")
+    return reduce_max(input, _dim(axis), keepdims)
+
+
 __all__ += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any", "argmax", "argmin",
-            "reduce_prod", "sum", "prod", "mean", "max"]
+            "reduce_prod", "sum", "prod", "mean", "max", "amax"]
 F.register(globals(), __all__)

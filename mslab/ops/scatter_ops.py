@@ -1,5 +1,6 @@
 """Scatters and unique: ``P.ScatterNd`` (updates added into zeros), ``P.ScatterNdUpdate`` (updates written
-into a Parameter, in place), ``ops.unique`` (the distinct values and where each element went).
+into a Parameter, in place), ``P.UnsortedSegmentSum`` (rows added up by segment id), ``ops.unique`` (the
+distinct values and where each element went).
 
 A scatter is GatherNd run backwards: ``indices`` has shape (..., k) and names positions of the first k axes.
 So the gradient of the updates is the gather of dout at the same positions.
@@ -11,9 +12,9 @@ from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
-from mslab.ops.primitive import Primitive
+from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["ScatterNd", "ScatterNdUpdate", "Unique"]
+__all__ = ["ScatterNd", "ScatterNdUpdate", "UnsortedSegmentSum", "Unique"]
 
 
 def _check_scatter(op, shape, indices, updates):
@@ -114,6 +115,51 @@ class ScatterNdUpdate(Primitive):
         return None, None, F.gather_nd(dout, indices)
 
 
+class UnsortedSegmentSum(Primitive):
+    """``P.UnsortedSegmentSum()(x, segment_ids, num_segments)``: out[s] = the sum of the x[i] with
+    segment_ids[i] == s, for s in 0 .. num_segments - 1 (zeros for a segment nobody names).
+
+    segment_ids covers the leading axes of x (its shape is x.shape[:k]); the output has shape
+    (num_segments,) + x.shape[k:]. As MindSpore 2.10 on CPU, a negative id drops its row and an id >=
+    num_segments fails (a RuntimeError). d/dx = dout gathered at each row's segment (zero for dropped rows).
+    """
+
+    n_tensors = 2
+
+    def prepare(self, args):
+        x, ids, num = args
+        if isinstance(num, Tensor):
+            num = num.asnumpy().item()  # a constant count (a traced one cannot give the output's shape)
+        if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
+            raise ValueError(f"For 'UnsortedSegmentSum', 'num_segments' must be an int > 0, got {num!r}")
+        return x, ids, int(num)
+
+    def infer(self, x, ids, num):
+        if ids.dtype.kind not in "iu":
+            raise TypeError(f"For 'UnsortedSegmentSum', 'segment_ids' must be int32 or int64, got "
+                            f"{mstype.from_numpy(ids.dtype)}")
+        k = len(ids.shape)
+        if tuple(ids.shape) != tuple(x.shape[:k]):
+            raise ValueError(f"For 'UnsortedSegmentSum', the whose shape of 'segment_ids' must equal to the shape of "
+                             f"'input_x', got {tuple(ids.shape)} for an input of shape {tuple(x.shape)}")
+        return (num,) + tuple(x.shape[k:]), x.dtype
+
+    def compute(self, x, ids, num):
+        if ids.size and ids.max() >= num:
+            raise RuntimeError(f"For 'UnsortedSegmentSum', segment_ids must be < num_segments ({num}), got "
+                               f"{ids.max()} (MindSpore 2.10's CPU kernel fails to launch: 'Launch kernel failed')")
+        out = np.zeros((num,) + x.shape[ids.ndim:], x.dtype)
+        keep = ids >= 0
+        np.add.at(out, ids[keep], x[keep])
+        return out
+
+    def bprop(self, x, ids, num, out, dout, needs):
+        rows = F.gather(dout, F.maximum(ids, F.scalar_to_tensor(0, ids.dtype)), 0)
+        kept = F.cast(F.greater_equal(ids, F.scalar_to_tensor(0, ids.dtype)), dout.dtype)
+        kept = F.reshape(kept, tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
+        return F.mul(rows, kept), None, None
+
+
 class _UniqueValues(Primitive):
     """The distinct elements of x in order of first appearance (a shape that depends on the values)."""
 
@@ -192,6 +238,11 @@ def scatter_nd_update(input_x, indices, updates):
     return ScatterNdUpdate()(input_x, indices, updates)
 
 
+def unsorted_segment_sum(input_x, segment_ids, num_segments):
+    """The rows of ``input_x`` added up by segment id (``ops.unsorted_segment_sum``; see ``UnsortedSegmentSum``)."""
+    return instance(UnsortedSegmentSum)(input_x, segment_ids, num_segments)
+
+
 def unique(input):  # noqa: A002 - MindSpore's argument name
     """(distinct values in order of first appearance, the position of each element's value): ``ops.unique``."""
     if not isinstance(input, Tensor):
@@ -199,5 +250,5 @@ def unique(input):  # noqa: A002 - MindSpore's argument name
     return _unique(input)
 
 
-__all__ += ["scatter_nd", "scatter_nd_update", "unique"]
+__all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unique"]
 F.register(globals(), __all__)

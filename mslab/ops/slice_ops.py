@@ -1,5 +1,5 @@
 """Slicing by numbers: ``P.Slice`` (begin and size), ``P.StridedSlice`` (begin, end, strides and five masks),
-``ops.Unstack`` (one tensor per position along an axis).
+``ops.Unstack`` (one tensor per position along an axis), ``P.ReverseV2`` (axes read backwards).
 
 None of them is a new graph node: each translates its numbers into the numpy-style index it stands for and
 is a GetItem (``x[1:3, ..., ::2]``), so gradients, GRAPH mode and the IR printout are GetItem's. A learner
@@ -11,7 +11,7 @@ from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ops.shape_ops import _check_axis
 
-__all__ = ["Slice", "StridedSlice", "Unstack"]
+__all__ = ["Slice", "StridedSlice", "Unstack", "ReverseV2"]
 
 _slice_of = slice  # the builtin (this module's functional form ``slice`` shadows it below)
 
@@ -132,6 +132,32 @@ class Unstack:
 
     def __repr__(self):
         return f"Unstack(axis={self.axis})"
+
+
+class ReverseV2:
+    """``P.ReverseV2(axis)(x)``: x with each axis in ``axis`` read backwards (``x[:, ::-1]`` for axis=[1]).
+
+    Axes may be negative; as MindSpore 2.10, one out of range is a ValueError and so is an axis named
+    twice. The gradient is dout reversed along the same axes.
+    """
+
+    def __init__(self, axis):
+        self.axis = _ints(axis, "ReverseV2", "axis")
+
+    def __call__(self, x):
+        nd = len(x.shape)
+        for i, a in enumerate(self.axis):
+            if not -nd <= a < nd:
+                raise ValueError(f"For 'ReverseV2', the 'axis[{i}]' must be in range of [{-nd}, {nd}), but got {a} "
+                                 f"with type 'int'.")
+        axes = [a % nd for a in self.axis]
+        if len(set(axes)) != len(axes):
+            dup = next(a for a in axes if axes.count(a) > 1)
+            raise ValueError(f"For ReverseV2, 'axis' cannot contain duplicate dimensions, but got {dup}")
+        return F.getitem(x, tuple(_slice_of(None, None, -1 if i in axes else None) for i in range(nd)))
+
+    def __repr__(self):
+        return f"ReverseV2(axis={self.axis})"
 
 
 # ---- functional forms ---------------------------------------------------------------------------------

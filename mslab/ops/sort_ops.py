@@ -74,8 +74,9 @@ class Argsort(Primitive):
 class GatherD(Primitive):
     """x's elements at ``index`` along ``dim`` (``ops.GatherD()(x, dim, index)``, numpy's take_along_axis).
 
-    out[i][j] = x[index[i][j]][j] for dim 0, and so on. d/dx puts each dout element back at the
-    position it was taken from (summing where an index repeats); index gets no gradient.
+    out[i][j] = x[index[i][j]][j] for dim 0, and so on. As MindSpore 2.10's CPU kernel, an index may be
+    negative (counted from the end: -1 is the last) and must lie in [-n, n). d/dx puts each dout element
+    back at the position it was taken from (summing where an index repeats); index gets no gradient.
     """
 
     n_tensors = None
@@ -93,13 +94,16 @@ class GatherD(Primitive):
     def compute(self, x, dim, index):
         axis = _axis(int(dim), x.ndim, self.name)
         n = x.shape[axis]
-        if index.size and (index.min() < 0 or index.max() >= n):
-            raise ValueError(f"index values must be in [0, {n}) for axis {dim} of size {n}")
-        return np.take_along_axis(x, index, axis)
+        bad = index[(index < -n) | (index >= n)]
+        if bad.size:  # MindSpore's message and kind (its CPU kernel checks when it runs)
+            raise RuntimeError(f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {bad[0]}")
+        return np.take_along_axis(x, index % n if n else index, axis)
 
     def bprop(self, x, dim, index, out, dout, needs):
         axis = _axis(int(dim), len(x.shape), self.name)
-        return scatter_back(dout, index, x.shape[axis], axis), None, F.zeros_like(index)
+        n = x.shape[axis]
+        wrapped = F.floor_mod(index, F.scalar_to_tensor(n, index.dtype)) if n else index  # -1 -> n - 1
+        return scatter_back(dout, wrapped, n, axis), None, F.zeros_like(index)
 
 
 class Sort:
@@ -138,8 +142,23 @@ def argsort(input, axis=-1, descending=False):  # noqa: A002 - MindSpore's argum
 
 
 def gather_d(x, dim, index):
-    """``x``'s elements at ``index`` along ``dim`` (numpy's take_along_axis)."""
-    return instance(GatherD)(x, int(dim), index)
+    """``x``'s elements at ``index`` along ``dim`` (numpy's take_along_axis).
+
+    As MindSpore 2.10, index may be shorter than x on the other axes: x is first cut to index's extent there
+    (a slice, whose gradient puts dout back into zeros), so out[i][j] = x[i][index[i][j]] still holds.
+    """
+    dim = int(dim)
+    xs, ix = tuple(x.shape), tuple(index.shape)
+    if len(xs) == len(ix) and xs != ix:
+        axis = _axis(dim, len(xs), "GatherD")
+        if all(i <= n for a, (i, n) in enumerate(zip(ix, xs)) if a != axis):
+            x = F.getitem(x, tuple(slice(None) if a == axis else slice(0, i) for a, i in enumerate(ix)))
+    return instance(GatherD)(x, dim, index)
+
+
+def gather_elements(input, dim, index):  # noqa: A002 - MindSpore's argument name
+    """``input``'s elements at ``index`` along ``dim`` (``ops.gather_elements``: GatherD under its 2.x name)."""
+    return gather_d(input, dim, index)
 
 
 def sort(input_x, axis=-1, descending=False):
@@ -170,5 +189,5 @@ def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002 - MindSpo
     return gather_d(input, axis, index), index
 
 
-__all__ += ["argsort", "gather_d", "sort", "topk"]
+__all__ += ["argsort", "gather_d", "gather_elements", "sort", "topk"]
 F.register(globals(), __all__)
