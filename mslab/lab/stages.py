@@ -24,8 +24,9 @@ EXPLAIN = {
                 "for every trainable weight.",
     GRAD_REDUCE: "Grad reduce: with several devices, the gradients are averaged across devices here "
                  "(DistributedGradReducer).",
-    OPTIMIZER_S: "Optimizer: each weight moves against its gradient, by the optimizer's update rule. Assign nodes "
-                 "write the new values into the Parameters, in place.",
+    OPTIMIZER_S: "Optimizer: each weight moves against its gradient, by the optimizer's update rule. Update nodes "
+                 "(ApplyMomentum for Momentum, SGD for SGD, Assign for the rest) write the new values into the "
+                 "Parameters, in place.",
     RETURN: "Return: F.depend(loss, self.optimizer(grads)) returns the loss computed BEFORE the update, and makes "
             "sure the update has happened before the step counts as done.",
 }
@@ -176,10 +177,11 @@ def gradient_values(graph, weights, stages):
     """For each weight, the Value holding the gradient the optimizer read (None if it was not updated).
 
     Found from structure, the same way in both modes: start at the optimizer node(s) that write the weight
-    (``Assign(weight, ...)``), walk back through the optimizer's own nodes, and stop at the first values made
-    outside the optimizer. Of those, the gradient is the one made by a backward (or grad-reduce) node with the
-    weight's shape; if several qualify, the one nearest the update. (``grad_of`` does not settle it alone: it
-    names the forward node, not which of its inputs the gradient is for, and PYNATIVE tapes do not set it.)
+    (``Assign(weight, ...)``, ``ApplyMomentum(weight, ...)``), walk back through the optimizer's own nodes, and
+    stop at the first values made outside the optimizer. Of those, the gradient is the one made by a backward (or
+    grad-reduce) node with the weight's shape; if several qualify, the one nearest the update. (``grad_of`` does
+    not settle it alone: it names the forward node, not which of its inputs the gradient is for, and PYNATIVE
+    tapes do not set it.)
     Updates inside an If (``if state: self.opt(grads)``) count too: a branch's input is the value the If passed in.
     """
     by_param, outer = {}, _outer_values(graph)
