@@ -8,11 +8,19 @@ Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transform
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset import combine_ops, config, pipeline_ops, transforms, vision
+from mslab.dataset import combine_ops, config, engine, pipeline_ops, text, transforms, vision
+from mslab.dataset.base import Dataset, Iterator
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
-from mslab.dataset.engine import Dataset, Iterator
-from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset, MindDataset
+from mslab.dataset.readers import (
+    Cifar10Dataset,
+    Cifar100Dataset,
+    FashionMnistDataset,
+    ImageFolderDataset,
+    MindDataset,
+    PaddedDataset,
+)
+from mslab.dataset.samplers import PKSampler, WeightedRandomSampler
 from mslab.dataset.sources import (
     GeneratorDataset,
     MnistDataset,
@@ -30,4 +38,5 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
            "SubsetSampler", "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset",
-           "FashionMnistDataset", "MindDataset", "DistributedSampler"]
+           "FashionMnistDataset", "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset",
+           "WeightedRandomSampler", "PKSampler", "engine", "text"]

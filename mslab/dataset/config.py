@@ -24,6 +24,8 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 _seed = None
 _rng = np.random.default_rng()
 _prefetch_size = 16  # MindSpore 2.10's default (observed)
+_shared_mem = True  # MindSpore 2.10's defaults (observed on CPU)
+_numa = False
 
 
 def set_seed(seed):
@@ -64,6 +66,38 @@ def set_prefetch_size(size):
 def get_prefetch_size():
     """The value last given to :func:`set_prefetch_size` (16 by default, as in MindSpore)."""
     return _prefetch_size
+
+
+def set_enable_shared_mem(enable):
+    """Whether MindSpore's worker processes pass rows through shared memory (True by default).
+
+    mslab reads in one process, so this only records the setting, as ``get_enable_shared_mem`` shows.
+    """
+    global _shared_mem
+    if not isinstance(enable, bool):
+        raise TypeError("enable must be of type bool.")  # MindSpore's message
+    _shared_mem = enable
+
+
+def get_enable_shared_mem():
+    """The value last given to :func:`set_enable_shared_mem` (True by default, as in MindSpore 2.10)."""
+    return _shared_mem
+
+
+def set_numa_enable(numa_enable):
+    """Whether MindSpore binds its pipeline threads to NUMA nodes (False by default).
+
+    A single-process numpy pipeline has no threads to bind: mslab only records the setting.
+    """
+    global _numa
+    if not isinstance(numa_enable, bool):
+        raise TypeError("numa_enable must be a boolean dtype.")  # MindSpore's message
+    _numa = numa_enable
+
+
+def get_numa_enable():
+    """The value last given to :func:`set_numa_enable` (False by default, as in MindSpore 2.10)."""
+    return _numa
 
 
 _global_seed._set_seed_hooks.append(set_seed)

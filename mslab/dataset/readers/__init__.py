@@ -1,7 +1,9 @@
 """Readers of data sets stored on disk in their usual layouts (local paths only; nothing downloads)."""
-from mslab.dataset.readers.cifar import Cifar10Dataset
+from mslab.dataset.readers.cifar import Cifar10Dataset, Cifar100Dataset
 from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
 from mslab.dataset.readers.image_folder import ImageFolderDataset
 from mslab.dataset.readers.mindrecord import MindDataset
+from mslab.dataset.readers.padded import PaddedDataset
 
-__all__ = ["Cifar10Dataset", "FashionMnistDataset", "ImageFolderDataset", "MindDataset"]
+__all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDataset", "ImageFolderDataset",
+           "MindDataset"]

@@ -22,6 +22,10 @@ class _ImageFiles:
     def __len__(self):
         return len(self.files)
 
+    def labels(self):
+        """Every row's label, known from the folder names without reading the images (for PKSampler)."""
+        return [label for _, label in self.files]
+
     def __getitem__(self, i):
         path, label = self.files[i]
         with open(path, "rb") as f:

@@ -2,8 +2,16 @@
 ``transforms.c_transforms`` and ``transforms.py_transforms`` offer the same classes."""
 from mslab.core import missing_names as _missing_names
 from mslab.dataset.transforms import c_transforms, py_transforms, transforms
-from mslab.dataset.transforms.transforms import Compose, OneHot, TypeCast
+from mslab.dataset.transforms.transforms import (
+    Compose,
+    OneHot,
+    PyTensorOperation,
+    RandomApply,
+    RandomChoice,
+    TensorOperation,
+    TypeCast,
+)
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["TypeCast", "OneHot", "Compose"]
+__all__ = ["TypeCast", "OneHot", "Compose", "RandomApply", "RandomChoice", "TensorOperation", "PyTensorOperation"]
