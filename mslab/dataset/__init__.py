@@ -10,6 +10,7 @@ Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transform
 from mslab.core import missing_names as _missing_names
 from mslab.dataset import combine_ops, config, engine, pipeline_ops, text, transforms, vision
 from mslab.dataset.base import Dataset, Iterator
+from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
 from mslab.dataset.readers import (
@@ -39,4 +40,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
            "SubsetSampler", "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset",
            "FashionMnistDataset", "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset",
-           "WeightedRandomSampler", "PKSampler", "engine", "text"]
+           "WeightedRandomSampler", "PKSampler", "engine", "text", "DatasetCache"]

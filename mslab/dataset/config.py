@@ -14,6 +14,8 @@ after it, the same sequence of pipelines produces the same orders, run after run
     >>> a == b
     True
 """
+import os
+
 import numpy as np
 
 from mslab.core import missing_names as _missing_names
@@ -26,6 +28,9 @@ _rng = np.random.default_rng()
 _prefetch_size = 16  # MindSpore 2.10's default (observed)
 _shared_mem = True  # MindSpore 2.10's defaults (observed on CPU)
 _numa = False
+_INT32_MAX = 2**31 - 1
+_switches = {"debug_mode": False, "enable_autotune": False, "autotune_interval": 0, "auto_offload": False}
+_workers = min(8, os.cpu_count() or 1)  # observed: 2 on a 2-core machine
 
 
 def set_seed(seed):
@@ -98,6 +103,60 @@ def set_numa_enable(numa_enable):
 def get_numa_enable():
     """The value last given to :func:`set_numa_enable` (False by default, as in MindSpore 2.10)."""
     return _numa
+
+
+def set_num_parallel_workers(num):
+    """How many threads MindSpore's pipeline operations use (1 to the CPU count); mslab reads in one thread
+    and only records it."""
+    global _workers
+    if isinstance(num, bool) or not isinstance(num, int):
+        raise TypeError("num isn't of type int.")  # MindSpore's messages
+    if not 0 < num <= _INT32_MAX:
+        raise ValueError("Number of parallel workers given is not within the required range "
+                         "(0, INT32_MAX(2147483647)].")
+    cpus = os.cpu_count() or 1
+    if num > cpus:
+        raise RuntimeError(f"Invalid Parameter, num_parallel_workers exceeds the boundary between 1 and {cpus}, "
+                           f"as got {num}.")
+    _workers = num
+
+
+def get_num_parallel_workers():
+    """The value last given to :func:`set_num_parallel_workers` (by default the CPU count, at most 8)."""
+    return _workers
+
+
+def _bool_switch(name, message):
+    def set_switch(value, *args, **kwargs):
+        if not isinstance(value, bool):
+            raise TypeError(message)
+        _switches[name] = value
+
+    def get_switch():
+        return _switches[name]
+
+    return set_switch, get_switch
+
+
+# MindSpore's debug mode, autotuning and offloading to the device: a numpy pipeline has nothing to tune or
+# offload, so these record the setting and change nothing (as MindSpore on CPU, defaults False, observed)
+set_debug_mode, get_debug_mode = _bool_switch("debug_mode", "debug_mode_flag isn't of type boolean.")
+set_enable_autotune, get_enable_autotune = _bool_switch("enable_autotune", "enable must be of type bool.")
+set_auto_offload, get_auto_offload = _bool_switch("auto_offload", "offload must be a bool dtype")
+
+
+def set_autotune_interval(interval):
+    """How often (in steps) MindSpore's autotuner looks at the pipeline (0: each epoch); recorded only."""
+    if isinstance(interval, bool) or not isinstance(interval, int):
+        raise TypeError("interval must be of type int.")  # MindSpore's message
+    if not 0 <= interval <= _INT32_MAX:  # MindSpore's message
+        raise ValueError("Interval given is not within the required range [0, INT32_MAX(2147483647)].")
+    _switches["autotune_interval"] = interval
+
+
+def get_autotune_interval():
+    """The value last given to :func:`set_autotune_interval` (0 by default, as in MindSpore 2.10)."""
+    return _switches["autotune_interval"]
 
 
 _global_seed._set_seed_hooks.append(set_seed)

@@ -119,6 +119,7 @@ class GeneratorDataset(Dataset):
     """
 
     op_name = "GeneratorDataset"
+    cache = None  # a reader's DatasetCache: reading through it raises, as without a cache server
 
     def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
@@ -208,6 +209,8 @@ class GeneratorDataset(Dataset):
             yield k, item, ""
 
     def _rows(self, run):
+        if self.cache is not None:
+            raise self.cache.unreachable(self.op_name)
         ncols = self._ncols
         for k, item, where in self._items(run):
             try:
@@ -376,7 +379,7 @@ class MnistDataset(GeneratorDataset):
         if not pairs:
             raise ValueError(f"MnistDataset: no MNIST files (train-images-idx3-ubyte, t10k-images-idx3-ubyte, "
                              f"...) in {dataset_dir!r}; found {sorted(os.listdir(dataset_dir))}")
-        self.dataset_dir, self.usage = dataset_dir, usage
+        self.dataset_dir, self.usage, self.cache = dataset_dir, usage, cache
         super().__init__(_MnistFiles(pairs), ["image", "label"], num_samples=num_samples, shuffle=shuffle,
                          sampler=sampler, num_shards=num_shards, shard_id=shard_id)
 

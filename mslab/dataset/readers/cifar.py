@@ -69,7 +69,7 @@ class Cifar10Dataset(GeneratorDataset):
             raise ValueError(f"{self.op_name}: no CIFAR-10 binary files for usage={usage!r} in {dataset_dir} "
                              f"(expected data_batch_1.bin ... and test_batch.bin); found "
                              f"{sorted(os.listdir(dataset_dir))[:10]}")
-        self.dataset_dir, self.usage = dataset_dir, usage
+        self.dataset_dir, self.usage, self.cache = dataset_dir, usage, cache
         super().__init__(_CifarRecords(paths, 1, self.op_name), ["image", "label"], num_samples=num_samples,
                          shuffle=shuffle, sampler=sampler, num_shards=num_shards, shard_id=shard_id)
 
@@ -93,7 +93,7 @@ class Cifar100Dataset(GeneratorDataset):
         if not paths:
             raise ValueError(f"{self.op_name}: no CIFAR-100 binary files for usage={usage!r} in {dataset_dir} "
                              f"(expected train.bin and test.bin); found {sorted(os.listdir(dataset_dir))[:10]}")
-        self.dataset_dir, self.usage = dataset_dir, usage
+        self.dataset_dir, self.usage, self.cache = dataset_dir, usage, cache
         super().__init__(_CifarRecords(paths, 2, self.op_name), ["image", "coarse_label", "fine_label"],
                          num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
                          shard_id=shard_id)

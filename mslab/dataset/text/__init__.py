@@ -1,4 +1,4 @@
-"""Text processing, as ``mindspore.dataset.text``: a ``Vocab``, ``Lookup`` of tokens to ids, and tokenizers.
+"""Text processing, as ``mindspore.dataset.text``: a ``Vocab``, ``Lookup`` of tokens to ids, tokenizers, n-grams.
 
     >>> import numpy as np
     >>> from mslab.dataset import text
@@ -10,9 +10,17 @@ SentencePiece, BERT and Jieba tokenizers need libraries mslab does not depend on
 raises the clear "exists in MindSpore 2.10 but mslab does not implement it yet" error.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset.text.transforms import Lookup, UnicodeCharTokenizer, WhitespaceTokenizer
+from mslab.dataset.text.transforms import (
+    Lookup,
+    Ngram,
+    ToNumber,
+    TruncateSequencePair,
+    UnicodeCharTokenizer,
+    WhitespaceTokenizer,
+)
 from mslab.dataset.text.utils import Vocab, to_str
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["Vocab", "to_str", "Lookup", "WhitespaceTokenizer", "UnicodeCharTokenizer"]
+__all__ = ["Vocab", "to_str", "Lookup", "WhitespaceTokenizer", "UnicodeCharTokenizer", "ToNumber",
+           "TruncateSequencePair", "Ngram"]

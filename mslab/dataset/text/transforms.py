@@ -79,3 +79,67 @@ class UnicodeCharTokenizer(_Tokenizer):
 
     def _spans(self, s):
         return [(i, i + 1) for i in range(len(s))]
+
+
+class ToNumber(Transform):
+    """Strings that spell numbers -> an array of ``data_type`` (a numeric mstype), as ``"22"`` -> 22."""
+
+    def __init__(self, data_type):
+        self.data_type = data_type
+        self._np = mstype.to_numpy(data_type)
+        if self._np.kind not in "uifb":
+            raise TypeError(f"data_type: {data_type} is not numeric data type.")
+
+    def apply(self, x):
+        out = []
+        for s in x.ravel().tolist():
+            s = s.decode("utf8") if isinstance(s, bytes) else str(s)
+            try:
+                value = float(s) if self._np.kind == "f" else int(s)
+            except ValueError:
+                raise RuntimeError(f'ToNumber: it is invalid to convert "{s}" to a number.') from None
+            if self._np.kind in "ui":
+                info = np.iinfo(self._np)
+                if not info.min <= value <= info.max:
+                    raise RuntimeError(f"ToNumber: string input {s} will be out of bounds if cast to "
+                                       f"{self._np.name}. The valid range is: [{info.min}, {info.max}].")
+            out.append(value)
+        return np.array(out, self._np).reshape(x.shape)
+
+
+class TruncateSequencePair(Transform):
+    """Cut two sequences so their lengths add up to at most ``max_length``: one element at a time from the
+    end of the longer one (of the second when they are as long), as BERT's input pairs are cut."""
+
+    def __init__(self, max_length):
+        self.max_length = int(max_length)
+
+    def apply(self, a, b):
+        n, m = len(a), len(b)
+        while n + m > self.max_length:
+            if n > m:
+                n -= 1
+            else:
+                m -= 1
+        return a[:n], b[:m]
+
+
+class Ngram(Transform):
+    """The n-grams of a 1-D array of tokens, for each n of ``n`` in turn, joined by ``separator``.
+
+    ``left_pad`` / ``right_pad`` = (token, count) add ``count`` copies of a token before / after the
+    sequence; a sequence shorter than n gives no n-gram (``[""]`` when there are none at all).
+    """
+
+    def __init__(self, n, left_pad=("", 0), right_pad=("", 0), separator=" "):
+        self.n = [n] if isinstance(n, int) else list(n)
+        if not self.n or min(self.n) < 1:
+            raise ValueError(f"Ngram: n must be an int >= 1 or a list of them, got {n}")
+        self.left_pad, self.right_pad, self.separator = tuple(left_pad), tuple(right_pad), separator
+
+    def apply(self, tokens):
+        if tokens.ndim != 1:
+            raise RuntimeError(f"Ngram: the input must be a 1-D array of strings, got shape {tokens.shape}")
+        seq = [self.left_pad[0]] * self.left_pad[1] + tokens.tolist() + [self.right_pad[0]] * self.right_pad[1]
+        grams = [self.separator.join(seq[i:i + n]) for n in self.n for i in range(len(seq) - n + 1)]
+        return np.array(grams or [""])

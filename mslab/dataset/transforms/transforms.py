@@ -140,3 +140,29 @@ class RandomChoice(RandomOp, Compose):
 
     def __call__(self, *values):
         return self.transforms[self.rng.integers(len(self.transforms))](*values)
+
+
+class RandomSelectSubpolicy(RandomOp, Transform):
+    """One sub-policy of ``policy``, chosen at random, is applied: each of its ``(op, prob)`` pairs runs
+    with probability ``prob``, in order (the AutoAugment policies are written this way)."""
+
+    def __init__(self, policy):
+        if not isinstance(policy, list) or not policy:
+            raise ValueError("policy can not be empty.")  # MindSpore's messages
+        for i, sub in enumerate(policy):
+            for j, pair in enumerate(sub):
+                if not isinstance(pair, tuple) or len(pair) != 2:
+                    raise ValueError(f"Value policy[{i}][{j}] needs to be a 2-tuple.")
+                if not callable(pair[0]):
+                    raise TypeError(f"RandomSelectSubpolicy: policy[{i}][{j}][0] is not callable: {pair[0]!r}")
+                if not 0 <= pair[1] <= 1:
+                    raise ValueError(f"Input prob of (op, prob) policy[{i}][{j}] is not within the required interval "
+                                     f"of [0, 1].")
+        self.policy = policy
+
+    def __call__(self, *values):
+        for op, prob in self.policy[self.rng.integers(len(self.policy))]:
+            if self.rng.random() < prob:
+                out = op(*values)
+                values = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        return values[0] if len(values) == 1 else values
