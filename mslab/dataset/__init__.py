@@ -14,12 +14,18 @@ from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
 from mslab.dataset.readers import (
+    AmazonReviewDataset,
     Cifar10Dataset,
     Cifar100Dataset,
     FashionMnistDataset,
     ImageFolderDataset,
     MindDataset,
     PaddedDataset,
+    Shuffle,
+    SQuADDataset,
+    TextFileDataset,
+    WikiTextDataset,
+    YelpReviewDataset,
 )
 from mslab.dataset.samplers import PKSampler, WeightedRandomSampler
 from mslab.dataset.sources import (
@@ -36,8 +42,9 @@ from mslab.dataset.sources import (
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
-           "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetSampler", "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset",
-           "FashionMnistDataset", "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset",
-           "WeightedRandomSampler", "PKSampler", "engine", "text", "DatasetCache"]
+__all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config", "vision",
+           "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler", "SubsetSampler",
+           "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset",
+           "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset", "WeightedRandomSampler",
+           "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
+           "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset"]

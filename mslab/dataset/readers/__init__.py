@@ -4,6 +4,9 @@ from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
 from mslab.dataset.readers.image_folder import ImageFolderDataset
 from mslab.dataset.readers.mindrecord import MindDataset
 from mslab.dataset.readers.padded import PaddedDataset
+from mslab.dataset.readers.text_files import Shuffle, TextFileDataset, WikiTextDataset
+from mslab.dataset.readers.text_records import AmazonReviewDataset, SQuADDataset, YelpReviewDataset
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDataset", "ImageFolderDataset",
-           "MindDataset"]
+           "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
+           "YelpReviewDataset"]
