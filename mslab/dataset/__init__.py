@@ -24,6 +24,7 @@ from mslab.dataset.readers import (
     Shuffle,
     SQuADDataset,
     TextFileDataset,
+    VOCDataset,
     WikiTextDataset,
     YelpReviewDataset,
 )
@@ -47,4 +48,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset",
            "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset", "WeightedRandomSampler",
            "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
-           "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset"]
+           "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset"]

@@ -6,7 +6,8 @@ from mslab.dataset.readers.mindrecord import MindDataset
 from mslab.dataset.readers.padded import PaddedDataset
 from mslab.dataset.readers.text_files import Shuffle, TextFileDataset, WikiTextDataset
 from mslab.dataset.readers.text_records import AmazonReviewDataset, SQuADDataset, YelpReviewDataset
+from mslab.dataset.readers.voc import VOCDataset
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDataset", "ImageFolderDataset",
            "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
-           "YelpReviewDataset"]
+           "YelpReviewDataset", "VOCDataset"]
