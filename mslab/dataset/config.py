@@ -26,11 +26,10 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 _seed = None
 _rng = np.random.default_rng()
 _prefetch_size = 16  # MindSpore 2.10's default (observed)
-_shared_mem = True  # MindSpore 2.10's defaults (observed on CPU)
-_numa = False
 _INT32_MAX = 2**31 - 1
-_switches = {"debug_mode": False, "enable_autotune": False, "autotune_interval": 0, "auto_offload": False}
-_workers = min(8, os.cpu_count() or 1)  # observed: 2 on a 2-core machine
+_switches = {"enable_shared_mem": True, "numa_enable": False, "debug_mode": False, "enable_autotune": False,
+             "autotune_interval": 0, "auto_offload": False}  # MindSpore 2.10's defaults (observed on CPU)
+_workers = min(8, os.cpu_count() or 1)  # documented 8, capped at the cores (observed: 2 on a 2-core machine)
 
 
 def set_seed(seed):
@@ -73,38 +72,6 @@ def get_prefetch_size():
     return _prefetch_size
 
 
-def set_enable_shared_mem(enable):
-    """Whether MindSpore's worker processes pass rows through shared memory (True by default).
-
-    mslab reads in one process, so this only records the setting, as ``get_enable_shared_mem`` shows.
-    """
-    global _shared_mem
-    if not isinstance(enable, bool):
-        raise TypeError("enable must be of type bool.")  # MindSpore's message
-    _shared_mem = enable
-
-
-def get_enable_shared_mem():
-    """The value last given to :func:`set_enable_shared_mem` (True by default, as in MindSpore 2.10)."""
-    return _shared_mem
-
-
-def set_numa_enable(numa_enable):
-    """Whether MindSpore binds its pipeline threads to NUMA nodes (False by default).
-
-    A single-process numpy pipeline has no threads to bind: mslab only records the setting.
-    """
-    global _numa
-    if not isinstance(numa_enable, bool):
-        raise TypeError("numa_enable must be a boolean dtype.")  # MindSpore's message
-    _numa = numa_enable
-
-
-def get_numa_enable():
-    """The value last given to :func:`set_numa_enable` (False by default, as in MindSpore 2.10)."""
-    return _numa
-
-
 def set_num_parallel_workers(num):
     """How many threads MindSpore's pipeline operations use (1 to the CPU count); mslab reads in one thread
     and only records it."""
@@ -122,11 +89,12 @@ def set_num_parallel_workers(num):
 
 
 def get_num_parallel_workers():
-    """The value last given to :func:`set_num_parallel_workers` (by default the CPU count, at most 8)."""
+    """The value last given to :func:`set_num_parallel_workers` (by default 2 on a 2-core machine, as observed)."""
     return _workers
 
 
-def _bool_switch(name, message):
+def _bool_switch(name, message, doc):
+    """``set_<name>(flag)`` (a bool, else MindSpore's TypeError ``message``) and ``get_<name>()``."""
     def set_switch(value, *args, **kwargs):
         if not isinstance(value, bool):
             raise TypeError(message)
@@ -135,14 +103,24 @@ def _bool_switch(name, message):
     def get_switch():
         return _switches[name]
 
+    set_switch.__doc__ = doc + " mslab only records it; ``get_" + name + "()`` returns it."
+    get_switch.__doc__ = f"The value last given to ``set_{name}`` ({_switches[name]} by default, as in MindSpore 2.10)."
+    set_switch.__name__, get_switch.__name__ = f"set_{name}", f"get_{name}"
     return set_switch, get_switch
 
 
-# MindSpore's debug mode, autotuning and offloading to the device: a numpy pipeline has nothing to tune or
-# offload, so these record the setting and change nothing (as MindSpore on CPU, defaults False, observed)
-set_debug_mode, get_debug_mode = _bool_switch("debug_mode", "debug_mode_flag isn't of type boolean.")
-set_enable_autotune, get_enable_autotune = _bool_switch("enable_autotune", "enable must be of type bool.")
-set_auto_offload, get_auto_offload = _bool_switch("auto_offload", "offload must be a bool dtype")
+# Settings of MindSpore's C++ pipeline (worker processes, threads, autotuning, offloading to the device):
+# a one-process numpy pipeline has none of these, so they record the setting and change nothing.
+set_enable_shared_mem, get_enable_shared_mem = _bool_switch(
+    "enable_shared_mem", "enable must be of type bool.", "Whether worker processes pass rows through shared memory.")
+set_numa_enable, get_numa_enable = _bool_switch(
+    "numa_enable", "numa_enable must be a boolean dtype.", "Whether pipeline threads are bound to NUMA nodes.")
+set_debug_mode, get_debug_mode = _bool_switch(
+    "debug_mode", "debug_mode_flag isn't of type boolean.", "Whether the pipeline runs in MindSpore's debug mode.")
+set_enable_autotune, get_enable_autotune = _bool_switch(
+    "enable_autotune", "enable must be of type bool.", "Whether MindSpore tunes its pipeline while it runs.")
+set_auto_offload, get_auto_offload = _bool_switch(
+    "auto_offload", "offload must be a bool dtype", "Whether map operations are offloaded to the device.")
 
 
 def set_autotune_interval(interval):

@@ -42,12 +42,21 @@ def take_turns(counts):
 class RowFiles:
     """Random access to the rows of several files, in MindSpore's turn-taking order.
 
-    Subclasses give ``_count(f)`` (rows of file f, read on first use) and ``_row(f, r)`` (a tuple of arrays).
+    Subclasses give ``_parse(f)`` (file f's records, a sequence; called once, on first use) and
+    ``_row(f, r)`` (record r of file f as a tuple of arrays).
     """
 
     def __init__(self, paths, what):
         self.paths, self.what = list(paths), what
-        self._turns = None
+        self._turns, self._parsed = None, [None] * len(self.paths)
+
+    def records(self, f):
+        if self._parsed[f] is None:
+            self._parsed[f] = self._parse(f)
+        return self._parsed[f]
+
+    def _count(self, f):
+        return len(self.records(f))
 
     def counts(self):
         return [self._count(f) for f in range(len(self.paths))]
@@ -103,30 +112,23 @@ def shuffle_args(shuffle, source):
 
 
 class LineFiles(RowFiles):
-    """The non-empty lines of text files, one row (a 0-d str array) each."""
+    """The non-empty lines of text files, one row (a 0-d str array) each; only their offsets are kept."""
 
-    def __init__(self, paths, what):
-        super().__init__(paths, what)
-        self._lines = [None] * len(self.paths)
-
-    def _count(self, f):
-        if self._lines[f] is None:
-            starts, lengths, offset = [], [], 0
-            with open(self.paths[f], "rb") as fh:
-                for line in fh:
-                    body = line[:-1] if line.endswith(b"\n") else line
-                    if body:
-                        starts.append(offset)
-                        lengths.append(len(body))
-                    offset += len(line)
-            self._lines[f] = np.array(starts, np.int64), np.array(lengths, np.int64)
-        return len(self._lines[f][0])
+    def _parse(self, f):
+        spans, offset = [], 0  # (start byte, length) of each non-empty line
+        with open(self.paths[f], "rb") as fh:
+            for line in fh:
+                body = line[:-1] if line.endswith(b"\n") else line
+                if body:
+                    spans.append((offset, len(body)))
+                offset += len(line)
+        return np.array(spans, np.int64).reshape(-1, 2)
 
     def _row(self, f, r):
-        starts, lengths = self._lines[f]
+        start, length = self.records(f)[r]
         with open(self.paths[f], "rb") as fh:
-            fh.seek(int(starts[r]))
-            data = fh.read(int(lengths[r]))
+            fh.seek(int(start))
+            data = fh.read(int(length))
         try:
             return (np.array(data.decode("utf8")),)
         except UnicodeDecodeError as e:
@@ -159,7 +161,16 @@ def usage_files(dataset_dir, usage, names, what, all_order=None):
     return dataset_dir, paths
 
 
-class TextFileDataset(GeneratorDataset):
+class FileRowsDataset(GeneratorDataset):
+    """Base of the data sets read from files in turn: ``read(source, columns, shuffle, ...)`` sets it up."""
+
+    def read(self, source, columns, shuffle, num_samples, num_shards, shard_id):
+        shuffle, sampler = shuffle_args(shuffle, source)
+        super().__init__(source, columns, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
+                         num_shards=num_shards, shard_id=shard_id)
+
+
+class TextFileDataset(FileRowsDataset):
     """The lines of ``dataset_files`` (a path, a glob pattern, or a list): one column ``text``."""
 
     op_name = "TextFileDataset"
@@ -168,12 +179,10 @@ class TextFileDataset(GeneratorDataset):
                  num_shards=None, shard_id=None, cache=None):
         source = LineFiles(find_files(dataset_files, self.op_name), self.op_name)
         self.dataset_files, self.cache = source.paths, cache
-        shuffle, sampler = shuffle_args(shuffle, source)
-        super().__init__(source, ["text"], num_samples=num_samples, shuffle=shuffle, sampler=sampler,
-                         num_shards=num_shards, shard_id=shard_id)
+        self.read(source, ["text"], shuffle, num_samples, num_shards, shard_id)
 
 
-class WikiTextDataset(GeneratorDataset):
+class WikiTextDataset(FileRowsDataset):
     """WikiText-2 / WikiText-103 (``wiki.train.tokens``, ``wiki.valid.tokens``, ``wiki.test.tokens``): column ``text``.
 
     ``usage`` is "train", "valid", "test" or "all" (the default: test, train and valid read in turn,
@@ -188,7 +197,4 @@ class WikiTextDataset(GeneratorDataset):
         self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name,
                                               all_order=["test", "train", "valid"])
         self.usage, self.cache = usage or "all", cache
-        source = LineFiles(paths, self.op_name)
-        shuffle, sampler = shuffle_args(shuffle, source)
-        super().__init__(source, ["text"], num_samples=num_samples, shuffle=shuffle, sampler=sampler,
-                         num_shards=num_shards, shard_id=shard_id)
+        self.read(LineFiles(paths, self.op_name), ["text"], shuffle, num_samples, num_shards, shard_id)

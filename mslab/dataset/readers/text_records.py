@@ -10,8 +10,7 @@ import os
 
 import numpy as np
 
-from mslab.dataset.readers.text_files import RowFiles, Shuffle, shuffle_args, usage_files
-from mslab.dataset.sources import GeneratorDataset
+from mslab.dataset.readers.text_files import FileRowsDataset, RowFiles, Shuffle, usage_files
 
 
 class _CsvFiles(RowFiles):
@@ -19,24 +18,22 @@ class _CsvFiles(RowFiles):
 
     def __init__(self, paths, columns, what):
         super().__init__(paths, what)
-        self.columns, self._records = columns, [None] * len(self.paths)
+        self.columns = columns
 
-    def _count(self, f):
-        if self._records[f] is None:
-            with open(self.paths[f], newline="", encoding="utf8") as fh:
-                records = [r for r in csv.reader(fh) if r]
-            for k, r in enumerate(records):
-                if len(r) != len(self.columns):
-                    raise RuntimeError(f"{self.what}: record {k + 1} of {self.paths[f]} has {len(r)} field(s), but "
-                                       f"the file's columns are {self.columns}")
-            self._records[f] = records
-        return len(self._records[f])
+    def _parse(self, f):
+        with open(self.paths[f], newline="", encoding="utf8") as fh:
+            records = [r for r in csv.reader(fh) if r]
+        for k, r in enumerate(records):
+            if len(r) != len(self.columns):
+                raise RuntimeError(f"{self.what}: record {k + 1} of {self.paths[f]} has {len(r)} field(s), but "
+                                   f"the file's columns are {self.columns}")
+        return records
 
     def _row(self, f, r):
-        return tuple(np.array(v) for v in self._records[f][r])
+        return tuple(np.array(v) for v in self.records(f)[r])
 
 
-class _CsvDataset(GeneratorDataset):
+class _CsvDataset(FileRowsDataset):
     columns = ()
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
@@ -44,10 +41,8 @@ class _CsvDataset(GeneratorDataset):
         names = {"train": "train.csv", "test": "test.csv"}
         self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name)
         self.usage, self.cache = usage or "all", cache
-        source = _CsvFiles(paths, list(self.columns), self.op_name)
-        shuffle, sampler = shuffle_args(shuffle, source)
-        super().__init__(source, list(self.columns), num_samples=num_samples, shuffle=shuffle, sampler=sampler,
-                         num_shards=num_shards, shard_id=shard_id)
+        self.read(_CsvFiles(paths, list(self.columns), self.op_name), list(self.columns), shuffle, num_samples,
+                  num_shards, shard_id)
 
 
 class YelpReviewDataset(_CsvDataset):
@@ -70,30 +65,23 @@ class AmazonReviewDataset(_CsvDataset):
 class _SquadFiles(RowFiles):
     """One row per question of SQuAD JSON files: context, question, answer texts, answer starts."""
 
-    def __init__(self, paths, what):
-        super().__init__(paths, what)
-        self._questions = [None] * len(self.paths)
-
-    def _count(self, f):
-        if self._questions[f] is None:
-            try:
-                with open(self.paths[f], encoding="utf8") as fh:
-                    data = json.load(fh)["data"]
-                self._questions[f] = [(p["context"], q) for article in data for p in article["paragraphs"]
-                                 for q in p["qas"]]
-            except (ValueError, KeyError, TypeError) as e:
-                raise RuntimeError(f"{self.what}: {self.paths[f]} is not a SQuAD JSON file "
-                                   f"(data -> paragraphs -> qas): {type(e).__name__}: {e}") from None
-        return len(self._questions[f])
+    def _parse(self, f):
+        try:
+            with open(self.paths[f], encoding="utf8") as fh:
+                data = json.load(fh)["data"]
+            return [(p["context"], q) for article in data for p in article["paragraphs"] for q in p["qas"]]
+        except (ValueError, KeyError, TypeError) as e:
+            raise RuntimeError(f"{self.what}: {self.paths[f]} is not a SQuAD JSON file "
+                               f"(data -> paragraphs -> qas): {type(e).__name__}: {e}") from None
 
     def _row(self, f, r):
-        context, q = self._questions[f][r]
+        context, q = self.records(f)[r]
         answers = q.get("answers") or [{"text": "", "answer_start": -1}]  # an unanswerable SQuAD 2.0 question
         starts = np.array([a["answer_start"] for a in answers], np.int64).astype(np.uint32)  # -1 -> 4294967295
         return np.array(context), np.array(q["question"]), np.array([a["text"] for a in answers]), starts
 
 
-class SQuADDataset(GeneratorDataset):
+class SQuADDataset(FileRowsDataset):
     """SQuAD 1.1 / 2.0 (``train-v1.1.json`` / ``dev-v1.1.json`` or the v2.0 files) from ``dataset_dir``.
 
     Columns ``context``, ``question``, ``text`` (the answers, 1-D) and ``answer_start`` (uint32, 1-D). A
@@ -110,7 +98,5 @@ class SQuADDataset(GeneratorDataset):
         names = {"train": f"train-{version}.json", "dev": f"dev-{version}.json"}
         self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name)
         self.usage, self.cache = usage or "all", cache
-        source = _SquadFiles(paths, self.op_name)
-        shuffle, sampler = shuffle_args(shuffle, source)
-        super().__init__(source, ["context", "question", "text", "answer_start"], num_samples=num_samples,
-                         shuffle=shuffle, sampler=sampler, num_shards=num_shards, shard_id=shard_id)
+        self.read(_SquadFiles(paths, self.op_name), ["context", "question", "text", "answer_start"], shuffle,
+                  num_samples, num_shards, shard_id)
