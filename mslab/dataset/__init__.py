@@ -14,21 +14,27 @@ from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
 from mslab.dataset.readers import (
+    AGNewsDataset,
     AmazonReviewDataset,
     Cifar10Dataset,
     Cifar100Dataset,
+    DBpediaDataset,
     FashionMnistDataset,
     ImageFolderDataset,
+    IMDBDataset,
     MindDataset,
     PaddedDataset,
+    PennTreebankDataset,
     Shuffle,
+    SogouNewsDataset,
     SQuADDataset,
     TextFileDataset,
     VOCDataset,
     WikiTextDataset,
+    YahooAnswersDataset,
     YelpReviewDataset,
 )
-from mslab.dataset.samplers import PKSampler, WeightedRandomSampler
+from mslab.dataset.samplers import IterSampler, PKSampler, WeightedRandomSampler
 from mslab.dataset.sources import (
     GeneratorDataset,
     MnistDataset,
@@ -48,4 +54,6 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset",
            "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset", "WeightedRandomSampler",
            "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
-           "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset"]
+           "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
+           "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
+           "IterSampler"]

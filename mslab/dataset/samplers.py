@@ -1,4 +1,5 @@
-"""Samplers that weigh rows or balance classes: ``WeightedRandomSampler`` and ``PKSampler``.
+"""Samplers that weigh rows or balance classes (``WeightedRandomSampler``, ``PKSampler``) or come from Python
+(``IterSampler``).
 
 Like every sampler they pick the indices of a random-access source for one pass (see
 :mod:`mslab.dataset.sources`), drawing from the dataset random generator, so ``mslab.set_seed``
@@ -119,3 +120,18 @@ class PKSampler(Sampler):
             order = [order[i] for i in rng.permutation(len(order))]
         idx = [rows[rng.integers(len(rows))] for c in order for rows in [classes[c]] for _ in range(self.num_val)]
         return idx if self.num_samples is None else idx[:self.num_samples]
+
+
+class IterSampler(Sampler):
+    """The indices a Python iterable gives (a list, or an object with ``__iter__``), iterated anew each pass;
+    ``num_samples`` caps them (observed on MindSpore 2.10: an iterable of [3, 1, 1] reads rows 3, 1, 1)."""
+
+    def __init__(self, sampler, num_samples=None):
+        if not hasattr(sampler, "__iter__"):
+            raise TypeError(f"IterSampler: sampler must be iterable (a list or an object with __iter__), got "
+                            f"{type(sampler).__name__}")
+        super().__init__(_num_samples(num_samples))
+        self.sampler = sampler
+
+    def _all(self, n, rng):
+        return [int(i) for i in self.sampler]

@@ -4,10 +4,20 @@ from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
 from mslab.dataset.readers.image_folder import ImageFolderDataset
 from mslab.dataset.readers.mindrecord import MindDataset
 from mslab.dataset.readers.padded import PaddedDataset
-from mslab.dataset.readers.text_files import Shuffle, TextFileDataset, WikiTextDataset
-from mslab.dataset.readers.text_records import AmazonReviewDataset, SQuADDataset, YelpReviewDataset
+from mslab.dataset.readers.text_files import PennTreebankDataset, Shuffle, TextFileDataset, WikiTextDataset
+from mslab.dataset.readers.text_records import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    DBpediaDataset,
+    IMDBDataset,
+    SogouNewsDataset,
+    SQuADDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
 from mslab.dataset.readers.voc import VOCDataset
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDataset", "ImageFolderDataset",
            "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
-           "YelpReviewDataset", "VOCDataset"]
+           "YelpReviewDataset", "VOCDataset", "PennTreebankDataset", "AGNewsDataset", "DBpediaDataset",
+           "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset"]

@@ -1,8 +1,11 @@
 """Text data sets stored as files of records: TextFileDataset, WikiTextDataset, and the base of the others.
 
-MindSpore reads several files of one data set side by side: without shuffling, the rows come in turn,
-one from each file (file 1's first row, file 2's first row, ..., then each file's second row), a file
-that runs out dropping out of the turn (observed on MindSpore 2.10 CPU). ``shuffle`` is a bool or a
+MindSpore reads the files of one data set with ``num_parallel_workers`` workers (by default
+``config.get_num_parallel_workers()``): file i goes to worker i mod K, each worker reads its files one
+after the other, and without shuffling the rows come from the workers in turn, one from each, a worker
+that has run out dropping out of the turn (observed on MindSpore 2.10 CPU: files of 3, 1 and 2 rows with
+2 workers give f0-0, f1-0, f0-1, f0-2, f2-0, f2-1; with 1 worker the files one after the other).
+So the order depends on the worker count, as in MindSpore. ``shuffle`` is a bool or a
 :class:`Shuffle`: GLOBAL (the default, also True) shuffles all rows, FILES the order of the files,
 INFILE the rows within each file, FALSE (also False) none.
 
@@ -15,6 +18,7 @@ from enum import Enum
 
 import numpy as np
 
+from mslab.dataset import config
 from mslab.dataset.readers.cifar import check_folder
 from mslab.dataset.sources import GeneratorDataset, Sampler
 
@@ -30,12 +34,18 @@ class Shuffle(str, Enum):
     INFILE = "infile"
 
 
-def take_turns(counts):
-    """(file, row) of each row when files of ``counts`` rows are read in turn, one row from each."""
-    counts = list(counts)
+def take_turns(counts, workers):
+    """(file, row) of each row when files of ``counts`` rows are shared among ``workers`` workers as MindSpore
+    shares them: file i to worker i mod workers; the workers give one row each in turn."""
+    counts = np.asarray(list(counts), np.int64)
     files = np.repeat(np.arange(len(counts)), counts)
-    rows = np.concatenate([np.arange(c) for c in counts]) if counts else np.zeros(0, np.int64)
-    order = np.lexsort((files, rows))  # by row number, then by file
+    rows = np.concatenate([np.arange(c) for c in counts]) if len(counts) else np.zeros(0, np.int64)
+    worker = files % workers
+    before = np.zeros(len(counts), np.int64)  # rows of the same worker's earlier files
+    for w in range(min(workers, len(counts))):
+        mine = np.arange(w, len(counts), workers)
+        before[mine] = np.concatenate([[0], np.cumsum(counts[mine])[:-1]])
+    order = np.lexsort((worker, before[files] + rows))  # by place in the worker's queue, then by worker
     return files[order], rows[order]
 
 
@@ -47,7 +57,7 @@ class RowFiles:
     """
 
     def __init__(self, paths, what):
-        self.paths, self.what = list(paths), what
+        self.paths, self.what, self.workers = list(paths), what, 1
         self._turns, self._parsed = None, [None] * len(self.paths)
 
     def records(self, f):
@@ -63,7 +73,7 @@ class RowFiles:
 
     def _order(self):
         if self._turns is None:
-            files, rows = take_turns(self.counts())
+            files, rows = take_turns(self.counts(), self.workers)
             rank = [np.empty(c, np.int64) for c in self.counts()]
             for i, (f, r) in enumerate(zip(files, rows)):
                 rank[f][r] = i
@@ -95,10 +105,10 @@ class _FileShuffle(Sampler):
         counts = self.source.counts()
         if self.mode == Shuffle.FILES:
             perm = rng.permutation(len(counts))
-            files, rows = take_turns([counts[p] for p in perm])
+            files, rows = take_turns([counts[p] for p in perm], self.source.workers)
             return [self.source.index(int(perm[f]), int(r)) for f, r in zip(files, rows)]
         inner = [rng.permutation(c) for c in counts]
-        files, rows = take_turns(counts)
+        files, rows = take_turns(counts, self.source.workers)
         return [self.source.index(int(f), int(inner[f][r])) for f, r in zip(files, rows)]
 
 
@@ -164,7 +174,8 @@ def usage_files(dataset_dir, usage, names, what, all_order=None):
 class FileRowsDataset(GeneratorDataset):
     """Base of the data sets read from files in turn: ``read(source, columns, shuffle, ...)`` sets it up."""
 
-    def read(self, source, columns, shuffle, num_samples, num_shards, shard_id):
+    def read(self, source, columns, shuffle, num_samples, num_shards, shard_id, num_parallel_workers):
+        source.workers = num_parallel_workers or config.get_num_parallel_workers()
         shuffle, sampler = shuffle_args(shuffle, source)
         super().__init__(source, columns, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)
@@ -179,22 +190,39 @@ class TextFileDataset(FileRowsDataset):
                  num_shards=None, shard_id=None, cache=None):
         source = LineFiles(find_files(dataset_files, self.op_name), self.op_name)
         self.dataset_files, self.cache = source.paths, cache
-        self.read(source, ["text"], shuffle, num_samples, num_shards, shard_id)
+        self.read(source, ["text"], shuffle, num_samples, num_shards, shard_id, num_parallel_workers)
 
 
-class WikiTextDataset(FileRowsDataset):
-    """WikiText-2 / WikiText-103 (``wiki.train.tokens``, ``wiki.valid.tokens``, ``wiki.test.tokens``): column ``text``.
+class _LinesDataset(FileRowsDataset):
+    """A data set of line files named by ``usage``: ``files`` maps each usage to its file."""
 
-    ``usage`` is "train", "valid", "test" or "all" (the default: test, train and valid read in turn,
-    as MindSpore 2.10 reads them; observed).
-    """
-
-    op_name = "WikiTextDataset"
+    files = {}
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, cache=None):
-        names = {"train": "wiki.train.tokens", "valid": "wiki.valid.tokens", "test": "wiki.test.tokens"}
-        self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name,
+        self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", self.files, self.op_name,
                                               all_order=["test", "train", "valid"])
         self.usage, self.cache = usage or "all", cache
-        self.read(LineFiles(paths, self.op_name), ["text"], shuffle, num_samples, num_shards, shard_id)
+        self.read(LineFiles(paths, self.op_name), ["text"], shuffle, num_samples, num_shards, shard_id,
+                  num_parallel_workers)
+
+
+class WikiTextDataset(_LinesDataset):
+    """WikiText-2 / WikiText-103 (``wiki.train.tokens``, ``wiki.valid.tokens``, ``wiki.test.tokens``): column ``text``.
+
+    ``usage`` is "train", "valid", "test" or "all" (the default: test, train and valid, as MindSpore 2.10
+    orders them; observed).
+    """
+
+    op_name = "WikiTextDataset"
+    files = {"train": "wiki.train.tokens", "valid": "wiki.valid.tokens", "test": "wiki.test.tokens"}
+
+
+class PennTreebankDataset(_LinesDataset):
+    """Penn Treebank (``ptb.train.txt``, ``ptb.valid.txt``, ``ptb.test.txt``): column ``text``, one line a row.
+
+    ``usage`` is "train", "valid", "test" or "all" (the default: test, train and valid; observed).
+    """
+
+    op_name = "PennTreebankDataset"
+    files = {"train": "ptb.train.txt", "valid": "ptb.valid.txt", "test": "ptb.test.txt"}

@@ -1,4 +1,5 @@
-"""Text data sets of records: YelpReviewDataset, AmazonReviewDataset (CSV files) and SQuADDataset (JSON).
+"""Text data sets of records: the CSV ones (Yelp, Amazon, AG News, DBpedia, Sogou News, Yahoo Answers),
+SQuADDataset (JSON) and IMDBDataset (a folder of reviews).
 
 Every column is text (a 0-d str array), the label too ("1", as in the CSV file), as MindSpore 2.10 gives
 them (observed on CPU). A data set's files are read in turn (see :mod:`mslab.dataset.readers.text_files`);
@@ -10,7 +11,9 @@ import os
 
 import numpy as np
 
+from mslab.dataset.readers.cifar import check_folder
 from mslab.dataset.readers.text_files import FileRowsDataset, RowFiles, Shuffle, usage_files
+from mslab.dataset.sources import GeneratorDataset
 
 
 class _CsvFiles(RowFiles):
@@ -35,24 +38,27 @@ class _CsvFiles(RowFiles):
 
 class _CsvDataset(FileRowsDataset):
     columns = ()
+    all_order = ("test", "train")  # the files of usage="all" (observed on MindSpore 2.10)
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, cache=None):
         names = {"train": "train.csv", "test": "test.csv"}
-        self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name)
+        self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name, self.all_order)
         self.usage, self.cache = usage or "all", cache
         self.read(_CsvFiles(paths, list(self.columns), self.op_name), list(self.columns), shuffle, num_samples,
-                  num_shards, shard_id)
+                  num_shards, shard_id, num_parallel_workers)
 
 
 class YelpReviewDataset(_CsvDataset):
     """Yelp reviews (``train.csv``, ``test.csv``: label, text): columns ``label`` and ``text``.
 
-    ``usage`` is "train", "test" or "all" (the default: train and test read in turn).
+    ``usage`` is "train", "test" or "all" (the default: both files, train.csv first; the others of these
+    CSV data sets but Sogou News put test.csv first, observed).
     """
 
     op_name = "YelpReviewDataset"
     columns = ("label", "text")
+    all_order = ("train", "test")
 
 
 class AmazonReviewDataset(_CsvDataset):
@@ -60,6 +66,35 @@ class AmazonReviewDataset(_CsvDataset):
 
     op_name = "AmazonReviewDataset"
     columns = ("label", "title", "content")
+
+
+class AGNewsDataset(_CsvDataset):
+    """AG News (``train.csv``, ``test.csv``): columns ``index`` (the class), ``title``, ``description``."""
+
+    op_name = "AGNewsDataset"
+    columns = ("index", "title", "description")
+
+
+class DBpediaDataset(_CsvDataset):
+    """DBpedia ontology (``train.csv``, ``test.csv``): columns ``class``, ``title``, ``content``."""
+
+    op_name = "DBpediaDataset"
+    columns = ("class", "title", "content")
+
+
+class SogouNewsDataset(_CsvDataset):
+    """Sogou News (``train.csv``, ``test.csv``): columns ``index``, ``title``, ``content``."""
+
+    op_name = "SogouNewsDataset"
+    columns = ("index", "title", "content")
+    all_order = ("train", "test")
+
+
+class YahooAnswersDataset(_CsvDataset):
+    """Yahoo! Answers (``train.csv``, ``test.csv``): columns ``class``, ``title``, ``content``, ``answer``."""
+
+    op_name = "YahooAnswersDataset"
+    columns = ("class", "title", "content", "answer")
 
 
 class _SquadFiles(RowFiles):
@@ -99,4 +134,50 @@ class SQuADDataset(FileRowsDataset):
         self.dataset_dir, paths = usage_files(dataset_dir, usage or "all", names, self.op_name)
         self.usage, self.cache = usage or "all", cache
         self.read(_SquadFiles(paths, self.op_name), ["context", "question", "text", "answer_start"], shuffle,
-                  num_samples, num_shards, shard_id)
+                  num_samples, num_shards, shard_id, num_parallel_workers)
+
+
+class _Reviews:
+    """(path, label) of each review file, read when its row is."""
+
+    def __init__(self, files):
+        self.files = files
+
+    def __len__(self):
+        return len(self.files)
+
+    def __getitem__(self, i):
+        path, label = self.files[i]
+        with open(path, encoding="utf8") as f:
+            return np.array(f.read()), np.int32(label)
+
+
+class IMDBDataset(GeneratorDataset):
+    """IMDB movie reviews (``aclImdb``: ``train/pos``, ``train/neg``, ``test/pos``, ``test/neg``, one review a file).
+
+    Columns ``text`` (the file's text as it is) and ``label`` (int32: 1 positive, 0 negative); ``train/unsup``
+    is left out. Rows come in sorted file order, positive before negative, train before test for
+    ``usage="all"`` (the default), as MindSpore 2.10 reads them (observed). Shuffled by default.
+    """
+
+    op_name = "IMDBDataset"
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        usage = usage or "all"
+        if usage not in ("train", "test", "all"):  # MindSpore's message
+            raise ValueError("Input usage is not within the valid set of ['train', 'test', 'all'].")
+        root = check_folder(dataset_dir, self.op_name)
+        files = []
+        for split in (("train", "test") if usage == "all" else (usage,)):
+            for name, label in (("pos", 1), ("neg", 0)):
+                folder = os.path.join(root, split, name)
+                if os.path.isdir(folder):
+                    files += [(os.path.join(folder, f), label) for f in sorted(os.listdir(folder))
+                              if f.endswith(".txt")]
+        if not files:
+            raise ValueError(f"{self.op_name}: no reviews for usage={usage!r} in {root} (expected train/pos/*.txt, "
+                             f"train/neg/*.txt, test/pos/*.txt, test/neg/*.txt)")
+        self.dataset_dir, self.usage, self.cache = root, usage, cache
+        super().__init__(_Reviews(files), ["text", "label"], num_samples=num_samples, shuffle=shuffle, sampler=sampler,
+                         num_shards=num_shards, shard_id=shard_id)
