@@ -284,3 +284,28 @@ def test_a_pil_image_file_round_trip_through_the_new_transforms(tmp_path):
     Image.fromarray(IMG).save(path)
     img = V.Decode()(np.fromfile(path, np.uint8))
     assert V.RandomRotation((90, 90))(img)[..., 0].tolist() == OBSERVED["V.RandomRotation((90,90))(IMG)"]
+
+
+def test_gaussian_blur_as_mindspore():
+    # observed on MindSpore 2.10 CPU (uint8 bit for bit: OpenCV's fixed point)
+    assert V.GaussianBlur(3)(IMG)[..., 0].tolist() == [
+        [70, 81, 102, 123, 144, 155], [107, 101, 107, 128, 149, 160], [137, 110, 99, 120, 141, 152],
+        [135, 111, 103, 124, 145, 156], [134, 107, 96, 117, 138, 149]]
+    assert V.GaussianBlur(3, 1.5)(IMG)[..., 0].tolist() == [
+        [91, 99, 120, 141, 162, 170], [90, 92, 89, 110, 131, 139], [125, 126, 117, 138, 159, 167],
+        [116, 113, 85, 106, 127, 135], [123, 123, 114, 135, 156, 164]]
+    assert V.GaussianBlur((3, 5), (1.0, 2.0))(IMG)[..., 0].tolist() == [
+        [102, 97, 97, 118, 139, 148], [106, 105, 110, 131, 152, 162], [111, 102, 95, 116, 137, 147],
+        [129, 118, 108, 129, 150, 159], [127, 111, 93, 114, 135, 145]]
+    assert V.GaussianBlur(5)(IMG[..., 0]).tolist() == [
+        [91, 94, 106, 124, 143, 150], [102, 102, 109, 126, 144, 151], [116, 111, 109, 122, 140, 148],
+        [122, 114, 110, 122, 140, 148], [121, 112, 108, 120, 138, 145]]
+    out = V.GaussianBlur(3)(IMG.astype(np.float32))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out[0, :3, 0], [70.26431274414062, 81.22655487060547, 102.22655487060547], rtol=1e-6)
+    with pytest.raises(ValueError, match="Input kernel_size is not an odd value."):
+        V.GaussianBlur(2)
+    with pytest.raises(ValueError, match=r"Input kernel_size is not within the required interval of \[1, 16777216\]"):
+        V.GaussianBlur(0)
+    with pytest.raises(ValueError, match=r"Input sigma is not within the required interval of \[0, 16777216\]"):
+        V.GaussianBlur(3, -1)

@@ -3,6 +3,7 @@ and ``vision.py_transforms`` offer the same classes."""
 from mslab.core import missing_names as _missing_names
 from mslab.dataset.transforms.transforms import RandomSelectSubpolicy
 from mslab.dataset.vision import c_transforms, py_transforms, transforms, utils
+from mslab.dataset.vision.filters import GaussianBlur
 from mslab.dataset.vision.geometry import Pad, RandomAffine, RandomRotation
 from mslab.dataset.vision.patches import Crop, CutOut, RandomResize, SliceMode, SlicePatches
 from mslab.dataset.vision.pil_transforms import (
@@ -36,4 +37,5 @@ __all__ = ["Resize", "Rescale", "Normalize", "HWC2CHW", "ToTensor", "Inter", "De
            "RandomCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "RandomResizedCrop", "RandomCropDecodeResize",
            "RandomColorAdjust", "Border", "Pad", "RandomRotation", "RandomAffine", "Invert", "Equalize", "AutoContrast",
            "RandomPosterize", "RandomSolarize", "RandomColor", "RandomSharpness", "Grayscale", "RandomErasing",
-           "RandomSelectSubpolicy", "Crop", "CutOut", "RandomResize", "SlicePatches", "SliceMode"]
+           "RandomSelectSubpolicy", "Crop", "CutOut", "RandomResize", "SlicePatches", "SliceMode",
+           "GaussianBlur"]
