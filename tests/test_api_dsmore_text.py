@@ -130,3 +130,15 @@ def test_tensor_operation_base_classes():
         PyTensorOperation()(np.array([1]))
     with pytest.raises(NotImplementedError, match="TensorOperation has to implement parse"):
         TensorOperation()(np.array([1]))
+
+
+def test_vocab_from_file(tmp_path):
+    path = tmp_path / "v.txt"
+    path.write_text("home,1\nbehind\nthe world\n\nhome\n")
+    # observed on MindSpore 2.10 CPU: one word a line, in file order, an empty line giving ""
+    assert text.Vocab.from_file(str(path)).vocab() == {"home,1": 0, "behind": 1, "the world": 2, "": 3, "home": 4}
+    assert text.Vocab.from_file(str(path), ",", vocab_size=2).vocab() == {"home": 0, "behind": 1}
+    with pytest.raises(RuntimeError, match="from_file: word_list contains duplicate word:home"):
+        text.Vocab.from_file(str(path), ",", special_tokens=["<unk>"])
+    with pytest.raises(RuntimeError, match="Get real path failed, path="):
+        text.Vocab.from_file(str(tmp_path / "nope.txt"))

@@ -36,6 +36,28 @@ class Vocab:
         return cls({w: i for i, w in enumerate(words)})
 
     @classmethod
+    def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None, special_first=True):
+        """One word per line of a text file, numbered in file order (as :meth:`from_list`).
+
+        With a ``delimiter`` the word is the part of the line before it (``"home,1"`` -> ``home``); without
+        one, the whole line, an empty line giving the word "" (observed on MindSpore 2.10). ``vocab_size``
+        keeps the first words.
+        """
+        try:
+            with open(file_path, encoding="utf8") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            raise RuntimeError(f"Get real path failed, path={file_path}") from None  # MindSpore's message
+        if lines and lines[-1] == "":
+            lines.pop()  # the newline that ends the last line
+        words = [line.split(delimiter)[0] if delimiter else line for line in lines]
+        words = words[:vocab_size] if vocab_size is not None else words
+        repeated = next((w for i, w in enumerate(words) if w in words[:i]), None)
+        if repeated is not None:  # MindSpore's message
+            raise RuntimeError(f"from_file: word_list contains duplicate word:{repeated}")
+        return cls.from_list(words, special_tokens, special_first)
+
+    @classmethod
     def from_dict(cls, word_dict):
         """The vocabulary ``{token: id}`` as given (ids are ints in [0, 2**31 - 1])."""
         if not isinstance(word_dict, dict):
