@@ -8,7 +8,7 @@ Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transform
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset import combine_ops, config, engine, pipeline_ops, text, transforms, vision
+from mslab.dataset import audio, combine_ops, config, engine, pipeline_ops, text, transforms, vision
 from mslab.dataset.base import Dataset, Iterator
 from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
@@ -56,4 +56,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
            "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
-           "IterSampler"]
+           "IterSampler", "audio"]

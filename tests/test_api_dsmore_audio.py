@@ -1,0 +1,75 @@
+"""audio.Spectrogram, AmplitudeToDB, MelScale, MelSpectrogram and the SpecAugment masks against MindSpore 2.10
+(observed on MindSpore 2.10 CPU; docs/mindspore_observed/dsmore.md, obs22). The waveform is
+``sin(0.3 t) + 0.1 cos(1.7 t)`` for t = 0..63, as float32."""
+import numpy as np
+import pytest
+
+import mslab
+import mslab.dataset as ds
+import mslab.dataset.audio as A
+
+T = np.arange(64)
+X = np.sin(T * 0.3).astype(np.float32) + 0.1 * np.cos(T * 1.7).astype(np.float32)
+
+
+def close(a, b):
+    np.testing.assert_allclose(a, b, rtol=2e-6, atol=1e-6)
+
+
+def test_spectrogram():
+    s = A.Spectrogram(n_fft=16)(X)
+    assert s.dtype == np.float32 and s.shape == (9, 9)
+    close(s[:3, :4], [[20.354216, 13.330696, 29.002407, 18.44211], [1.27052, 14.806838, 16.706923, 15.376936],
+                      [2.875552, 1.723008, 1.60761, 1.730389]])
+    s2 = A.Spectrogram(n_fft=16, hop_length=4, window=A.WindowType.HAMMING, power=1.0, normalized=True,
+                       center=False)(X)
+    assert s2.shape == (9, 13)
+    close(s2[:3, :4], [[1.447255, 0.913823, 2.106725, 0.611198], [1.621765, 1.616459, 1.692388, 1.587172],
+                       [0.448879, 0.42656, 0.437609, 0.443241]])
+    s3 = A.Spectrogram(n_fft=8, win_length=6, pad=2, pad_mode=A.BorderType.CONSTANT, onesided=False)(X)
+    assert s3.shape == (8, 23)
+    close(s3[:3, :3], [[6.25e-04, 8.35193e-01, 7.184484], [6.25e-04, 5.012116e-01, 3.83741],
+                       [6.25e-04, 8.214428e-02, 4.650849e-01]])
+    assert A.Spectrogram(n_fft=16)(np.stack([X, 2 * X])).shape == (2, 9, 9)
+    assert A.Spectrogram(n_fft=16)(X.astype(np.float64)).dtype == np.float64
+
+
+def test_amplitude_to_db():
+    s = A.Spectrogram(n_fft=16)(X)
+    db = A.AmplitudeToDB()(s)
+    assert db.dtype == np.float32
+    close(db[:3, :4], [[13.086543, 11.248529, 14.62434, 12.658106], [1.039815, 11.704624, 12.228965, 11.868698],
+                       [4.587212, 2.362873, 2.061808, 2.381439]])
+    db2 = A.AmplitudeToDB(stype=A.ScaleType.MAGNITUDE, ref_value=2.0, amin=1e-5, top_db=20.0)(s)
+    close([db2.min(), db2.max()], [3.2280807, 23.22808])  # floored at max - top_db
+
+
+def test_mel_scale_and_mel_spectrogram():
+    s = A.Spectrogram(n_fft=16)(X)
+    expected = [[2.914833, 10.75334, 11.8924, 11.1279], [1.152774, 0.5589749, 0.5291053, 0.5765322],
+                [8.715387e-03, 0.155519, 0.150905, 0.1458598], [3.41257e-02, 1.471311e-02, 1.537241e-02, 1.599849e-02]]
+    m = A.MelScale(n_mels=4, sample_rate=100, n_stft=9)(s)
+    assert m.dtype == np.float32 and m.shape == (4, 9)
+    close(m[:, :4], expected)
+    m2 = A.MelScale(n_mels=4, sample_rate=100, n_stft=9, norm=A.NormType.SLANEY, mel_type=A.MelType.SLANEY, f_min=5,
+                    f_max=40)(s)
+    close(m2[:, :4], [[0.415771, 0.6062881, 0.6395106, 0.621985], [8.095072e-02, 2.089479e-02, 2.095173e-02,
+                                                                   2.497697e-02],
+                      [4.922466e-04, 2.26966e-02, 2.077883e-02, 1.886562e-02],
+                      [1.364663e-03, 8.749069e-03, 9.354076e-03, 9.889487e-03]])
+    close(A.MelSpectrogram(sample_rate=100, n_fft=16, n_mels=4)(X)[:, :4], expected)
+    with pytest.raises(ValueError, match=r"expects a spectrogram \(\.\.\., 9, time\)"):
+        A.MelScale(n_mels=4, sample_rate=100, n_stft=9)(np.zeros((5, 3), np.float32))
+
+
+def test_masks_and_pipeline():
+    s = A.Spectrogram(n_fft=16)(X)
+    assert (A.TimeMasking(time_mask_param=0)(s) == s).all()  # a width drawn from [0, 0): nothing masked
+    mslab.set_seed(0)
+    masked = A.FrequencyMasking(freq_mask_param=5, mask_value=-1.0)(s)
+    rows = np.flatnonzero((masked == -1.0).all(axis=1))
+    assert masked.shape == s.shape and len(rows) < 5 and (len(rows) == 0 or np.ptp(rows) == len(rows) - 1)
+    data = ds.NumpySlicesDataset({"wave": np.stack([X, X])}, shuffle=False).map(
+        [A.MelSpectrogram(sample_rate=100, n_fft=16, n_mels=4), A.AmplitudeToDB()])
+    assert [r[0].shape for r in data.create_tuple_iterator(output_numpy=True)] == [(4, 9), (4, 9)]
+    assert A.WindowType.HANN.value == "hann" and A.ScaleType.POWER.value == "power"  # observed names and values
