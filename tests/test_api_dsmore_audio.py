@@ -73,3 +73,29 @@ def test_masks_and_pipeline():
         [A.MelSpectrogram(sample_rate=100, n_fft=16, n_mels=4), A.AmplitudeToDB()])
     assert [r[0].shape for r in data.create_tuple_iterator(output_numpy=True)] == [(4, 9), (4, 9)]
     assert A.WindowType.HANN.value == "hann" and A.ScaleType.POWER.value == "power"  # observed names and values
+
+
+def test_spectral_centroid_bass_biquad_resample():
+    # observed on MindSpore 2.10 CPU (obs23)
+    c = A.SpectralCentroid(sample_rate=100, n_fft=16)(X)
+    assert c.dtype == np.float32 and c.shape == (1, 9)
+    close(c[0], [7.399737, 6.455903, 5.537062, 6.19065, 9.27761, 7.102634, 5.582055, 5.85445, 9.544549])
+    c2 = A.SpectralCentroid(sample_rate=100, n_fft=16, hop_length=4, window=A.WindowType.HAMMING)(X)
+    assert c2.shape == (1, 17)
+    close(c2[0, :6], [7.094091, 6.183489, 6.77311, 8.042998, 5.473931, 8.706104])
+    b = A.BassBiquad(100, 3.0)(X)
+    assert b.dtype == np.float32 and b.shape == (64,)
+    close(b[:10], [0.1, 0.282636, 0.467963, 0.821125, 1.0, 0.937294, 0.902421, 0.941816, 0.726634, 0.335587])
+    b2 = A.BassBiquad(100, -6.0, 20.0, 0.5)(X)
+    close(b2[-5:], [-0.355838, -0.353974, -0.283437, -0.020384, 0.16435])
+    close(A.BassBiquad(100, 20.0)(X * 3)[:4], [0.3, 0.847907, 1.0, 1.0])  # clipped to [-1, 1]
+    r = A.Resample(100, 50)(X)
+    assert r.dtype == np.float32 and r.shape == (32,)
+    close(r[:5], [0.086683, 0.527757, 0.958214, 0.953943, 0.688811])
+    assert A.Resample(100, 150)(X).shape == (96,)
+    close(A.Resample(100, 150)(X)[:4], [0.100328, 0.225914, 0.334239, 0.468267])
+    k = A.Resample(100, 60, resample_method=A.ResampleMethod.KAISER_WINDOW)(X)
+    assert k.shape == (39,)
+    close(k[:4], [0.101239, 0.408934, 0.898478, 0.956651])
+    close(A.Resample(100, 60, resample_method=A.ResampleMethod.KAISER_WINDOW, beta=5.0, lowpass_filter_width=4,
+                     rolloff=0.9)(X)[:4], [0.096024, 0.416519, 0.88994, 0.965408])
