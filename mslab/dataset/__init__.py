@@ -18,6 +18,7 @@ from mslab.dataset.readers import (
     AmazonReviewDataset,
     Cifar10Dataset,
     Cifar100Dataset,
+    CocoDataset,
     DBpediaDataset,
     FashionMnistDataset,
     ImageFolderDataset,
@@ -56,4 +57,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
            "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
-           "IterSampler", "audio"]
+           "IterSampler", "audio", "CocoDataset"]

@@ -2,6 +2,7 @@
 from mslab.dataset.readers import (
     Cifar10Dataset,
     Cifar100Dataset,
+    CocoDataset,
     FashionMnistDataset,
     ImageFolderDataset,
     VOCDataset,
@@ -9,4 +10,4 @@ from mslab.dataset.readers import (
 from mslab.dataset.sources import MnistDataset
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset", "MnistDataset",
-           "VOCDataset"]
+           "VOCDataset", "CocoDataset"]

@@ -1,5 +1,6 @@
 """Readers of data sets stored on disk in their usual layouts (local paths only; nothing downloads)."""
 from mslab.dataset.readers.cifar import Cifar10Dataset, Cifar100Dataset
+from mslab.dataset.readers.coco import CocoDataset
 from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
 from mslab.dataset.readers.image_folder import ImageFolderDataset
 from mslab.dataset.readers.mindrecord import MindDataset
@@ -20,4 +21,4 @@ from mslab.dataset.readers.voc import VOCDataset
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDataset", "ImageFolderDataset",
            "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
            "YelpReviewDataset", "VOCDataset", "PennTreebankDataset", "AGNewsDataset", "DBpediaDataset",
-           "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset"]
+           "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset", "CocoDataset"]
