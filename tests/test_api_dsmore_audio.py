@@ -99,3 +99,39 @@ def test_spectral_centroid_bass_biquad_resample():
     close(k[:4], [0.101239, 0.408934, 0.898478, 0.956651])
     close(A.Resample(100, 60, resample_method=A.ResampleMethod.KAISER_WINDOW, beta=5.0, lowpass_filter_width=4,
                      rolloff=0.9)(X)[:4], [0.096024, 0.416519, 0.88994, 0.965408])
+
+
+def _write_wav(path, samples, rate):
+    import wave
+
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(np.asarray(samples, "<i2").tobytes())
+
+
+def test_yes_no_and_lj_speech(tmp_path):
+    y = tmp_path / "waves_yesno"
+    y.mkdir()
+    _write_wav(y / "0_1_0_0_1_0_1_1.wav", [0, 16384, -32768, 100], 8000)
+    _write_wav(y / "1_1_0_0_1_0_1_0.wav", [1, 2, 3], 8000)
+    (y / "README").write_text("x")
+    data = ds.YesNoDataset(str(y), shuffle=False)
+    assert data.get_col_names() == ["waveform", "sample_rate", "label"] and data.get_dataset_size() == 2
+    wave_, rate, label = next(iter(data.create_tuple_iterator(output_numpy=True)))
+    # observed on MindSpore 2.10 CPU: samples / 32767, shape (channels, samples), int32 rate and label
+    assert wave_.dtype == np.float32 and wave_.shape == (1, 4) and rate.dtype == np.int32 and int(rate) == 8000
+    close(wave_[0], [0.0, 0.5000152587890625, -1.000030517578125, 0.0030518509447574615])
+    assert label.dtype == np.int32 and label.tolist() == [0, 1, 0, 0, 1, 0, 1, 1]
+    lj = tmp_path / "LJSpeech-1.1"
+    (lj / "wavs").mkdir(parents=True)
+    _write_wav(lj / "wavs" / "LJ001-0001.wav", [0, 8192, -8192], 22050)
+    _write_wav(lj / "wavs" / "LJ001-0002.wav", [5], 22050)
+    (lj / "metadata.csv").write_text("LJ001-0001|Printing, in the only sense|Printing, in the only sense\n"
+                                     "LJ001-0002|in being comparatively modern.|in being comparatively modern 1.\n")
+    data = ds.LJSpeechDataset(str(lj), shuffle=False)
+    assert data.get_col_names() == ["waveform", "sample_rate", "transcription", "normalized_transcription"]
+    got = [[a.tolist() for a in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    assert got[1][1:] == [22050, "in being comparatively modern.", "in being comparatively modern 1."]  # observed
+    close(got[0][0][0], [0.0, 0.25000762939453125, -0.25000762939453125])

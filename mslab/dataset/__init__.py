@@ -4,7 +4,10 @@ Sources: :class:`GeneratorDataset`, :class:`NumpySlicesDataset`, :class:`MnistDa
 Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, ``repeat``,
 ``take``, ``skip``, ``project``, ``rename``, ``zip``, ``concat`` (also ``a + b``); ``ds.zip((a, b))``.
 Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
-Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
+Readers of data sets on disk (CIFAR, MNIST, image folders, VOC, COCO, MindRecord, text corpora) are in
+:mod:`mslab.dataset.readers`; samplers in :mod:`mslab.dataset.sources` and :mod:`mslab.dataset.samplers`.
+Transforms live in :mod:`mslab.dataset.vision`, :mod:`mslab.dataset.transforms`, :mod:`mslab.dataset.text`
+and :mod:`mslab.dataset.audio`; ``mslab.dataset.engine`` is MindSpore's old import path of the same names.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
@@ -23,6 +26,7 @@ from mslab.dataset.readers import (
     FashionMnistDataset,
     ImageFolderDataset,
     IMDBDataset,
+    LJSpeechDataset,
     MindDataset,
     PaddedDataset,
     PennTreebankDataset,
@@ -34,6 +38,7 @@ from mslab.dataset.readers import (
     WikiTextDataset,
     YahooAnswersDataset,
     YelpReviewDataset,
+    YesNoDataset,
 )
 from mslab.dataset.samplers import IterSampler, PKSampler, WeightedRandomSampler
 from mslab.dataset.sources import (
@@ -57,4 +62,5 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
            "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
-           "IterSampler", "audio", "CocoDataset"]
+           "IterSampler", "audio", "CocoDataset", "LJSpeechDataset",
+           "YesNoDataset"]

@@ -1,4 +1,5 @@
 """Readers of data sets stored on disk in their usual layouts (local paths only; nothing downloads)."""
+from mslab.dataset.readers.audio_files import LJSpeechDataset, YesNoDataset
 from mslab.dataset.readers.cifar import Cifar10Dataset, Cifar100Dataset
 from mslab.dataset.readers.coco import CocoDataset
 from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
@@ -21,4 +22,5 @@ from mslab.dataset.readers.voc import VOCDataset
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDataset", "ImageFolderDataset",
            "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
            "YelpReviewDataset", "VOCDataset", "PennTreebankDataset", "AGNewsDataset", "DBpediaDataset",
-           "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset", "CocoDataset"]
+           "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset", "CocoDataset",
+           "LJSpeechDataset", "YesNoDataset"]

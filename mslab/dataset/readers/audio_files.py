@@ -1,0 +1,98 @@
+"""Speech data sets of WAV files: YesNoDataset and LJSpeechDataset (read with Python's ``wave`` module).
+
+A 16-bit PCM WAV file becomes ``waveform``: float32 of shape (channels, samples), each sample divided by
+32767 (so -32768 gives -1.00003), and ``sample_rate`` (int32), as MindSpore 2.10 reads them (observed on CPU).
+"""
+import csv
+import os
+import wave
+
+import numpy as np
+
+from mslab.dataset.readers.cifar import check_folder
+from mslab.dataset.sources import GeneratorDataset
+
+
+def read_wav(path, what):
+    """(waveform float32 (channels, samples), sample rate) of a 16-bit PCM WAV file."""
+    try:
+        with wave.open(path, "rb") as w:
+            if w.getsampwidth() != 2:
+                raise ValueError(f"{8 * w.getsampwidth()}-bit samples; mslab reads 16-bit PCM WAV files")
+            data = np.frombuffer(w.readframes(w.getnframes()), "<i2").reshape(-1, w.getnchannels())
+            rate = w.getframerate()
+    except (wave.Error, EOFError, ValueError) as e:
+        raise RuntimeError(f"{what}: cannot read {path}: {e}") from None
+    return (data.T / np.float32(32767)).astype(np.float32), np.int32(rate)
+
+
+class _YesNo:
+    def __init__(self, folder, names, what):
+        self.folder, self.names, self.what = folder, names, what
+
+    def __len__(self):
+        return len(self.names)
+
+    def __getitem__(self, i):
+        name = self.names[i]
+        wave_, rate = read_wav(os.path.join(self.folder, name), self.what)
+        return wave_, rate, np.array([int(v) for v in name[:-4].split("_")], np.int32)
+
+
+class YesNoDataset(GeneratorDataset):
+    """The Yes/No corpus (``waves_yesno``): files like ``0_1_0_0_1_0_1_1.wav``, each 8 words of yes (1) or no (0).
+
+    Columns ``waveform``, ``sample_rate`` and ``label`` (int32, the 8 digits of the file name). Shuffled by default.
+    """
+
+    op_name = "YesNoDataset"
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None):
+        folder = check_folder(dataset_dir, self.op_name)
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".wav"))
+        if not names:
+            raise ValueError(f"{self.op_name}: no .wav files in {folder}")
+        self.dataset_dir, self.cache = folder, cache
+        super().__init__(_YesNo(folder, names, self.op_name), ["waveform", "sample_rate", "label"],
+                         num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
+                         shard_id=shard_id)
+
+
+class _LJSpeech:
+    def __init__(self, folder, records, what):
+        self.folder, self.records, self.what = folder, records, what
+
+    def __len__(self):
+        return len(self.records)
+
+    def __getitem__(self, i):
+        name, text, normalized = self.records[i]
+        wave_, rate = read_wav(os.path.join(self.folder, "wavs", f"{name}.wav"), self.what)
+        return wave_, rate, np.array(text), np.array(normalized)
+
+
+class LJSpeechDataset(GeneratorDataset):
+    """LJ Speech (``LJSpeech-1.1``: ``metadata.csv`` of ``id|transcription|normalized transcription``, ``wavs/``).
+
+    Columns ``waveform``, ``sample_rate``, ``transcription``, ``normalized_transcription``, in metadata.csv's order.
+    """
+
+    op_name = "LJSpeechDataset"
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None):
+        folder = check_folder(dataset_dir, self.op_name)
+        meta = os.path.join(folder, "metadata.csv")
+        if not os.path.isfile(meta):
+            raise ValueError(f"{self.op_name}: no metadata.csv in {folder}")
+        with open(meta, encoding="utf8", newline="") as f:
+            records = [r for r in csv.reader(f, delimiter="|", quoting=csv.QUOTE_NONE) if r]
+        bad = [k + 1 for k, r in enumerate(records) if len(r) != 3]
+        if bad:
+            raise ValueError(f"{self.op_name}: line(s) {bad[:5]} of {meta} are not id|transcription|normalized")
+        self.dataset_dir, self.cache = folder, cache
+        super().__init__(_LJSpeech(folder, records, self.op_name),
+                         ["waveform", "sample_rate", "transcription", "normalized_transcription"],
+                         num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
+                         shard_id=shard_id)
