@@ -10,6 +10,7 @@ import wave
 import numpy as np
 
 from mslab.dataset.readers.cifar import check_folder
+from mslab.dataset.readers.records import ItemRows
 from mslab.dataset.sources import GeneratorDataset
 
 
@@ -24,19 +25,6 @@ def read_wav(path, what):
     except (wave.Error, EOFError, ValueError) as e:
         raise RuntimeError(f"{what}: cannot read {path}: {e}") from None
     return (data.T / np.float32(32767)).astype(np.float32), np.int32(rate)
-
-
-class _YesNo:
-    def __init__(self, folder, names, what):
-        self.folder, self.names, self.what = folder, names, what
-
-    def __len__(self):
-        return len(self.names)
-
-    def __getitem__(self, i):
-        name = self.names[i]
-        wave_, rate = read_wav(os.path.join(self.folder, name), self.what)
-        return wave_, rate, np.array([int(v) for v in name[:-4].split("_")], np.int32)
 
 
 class YesNoDataset(GeneratorDataset):
@@ -54,22 +42,14 @@ class YesNoDataset(GeneratorDataset):
         if not names:
             raise ValueError(f"{self.op_name}: no .wav files in {folder}")
         self.dataset_dir, self.cache = folder, cache
-        super().__init__(_YesNo(folder, names, self.op_name), ["waveform", "sample_rate", "label"],
+
+        def read(name):
+            return read_wav(os.path.join(folder, name), self.op_name) + (
+                np.array([int(v) for v in name[:-4].split("_")], np.int32),)
+
+        super().__init__(ItemRows(names, read), ["waveform", "sample_rate", "label"],
                          num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
                          shard_id=shard_id)
-
-
-class _LJSpeech:
-    def __init__(self, folder, records, what):
-        self.folder, self.records, self.what = folder, records, what
-
-    def __len__(self):
-        return len(self.records)
-
-    def __getitem__(self, i):
-        name, text, normalized = self.records[i]
-        wave_, rate = read_wav(os.path.join(self.folder, "wavs", f"{name}.wav"), self.what)
-        return wave_, rate, np.array(text), np.array(normalized)
 
 
 class LJSpeechDataset(GeneratorDataset):
@@ -92,7 +72,12 @@ class LJSpeechDataset(GeneratorDataset):
         if bad:
             raise ValueError(f"{self.op_name}: line(s) {bad[:5]} of {meta} are not id|transcription|normalized")
         self.dataset_dir, self.cache = folder, cache
-        super().__init__(_LJSpeech(folder, records, self.op_name),
+
+        def read(record):
+            wav = os.path.join(folder, "wavs", f"{record[0]}.wav")
+            return read_wav(wav, self.op_name) + (np.array(record[1]), np.array(record[2]))
+
+        super().__init__(ItemRows(records, read),
                          ["waveform", "sample_rate", "transcription", "normalized_transcription"],
                          num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
                          shard_id=shard_id)

@@ -12,25 +12,11 @@ import os
 import numpy as np
 
 from mslab.dataset.readers.cifar import check_folder
+from mslab.dataset.readers.records import ItemRows
 from mslab.dataset.readers.voc import _read
 from mslab.dataset.sources import GeneratorDataset
 
 _TASKS = ("Detection", "Stuff", "Keypoint", "Panoptic", "Captioning")
-
-
-class _CocoImages:
-    def __init__(self, folder, images, decode, what):
-        self.folder, self.images, self.decode, self.what = folder, images, decode, what
-
-    def __len__(self):
-        return len(self.images)
-
-    def __getitem__(self, i):
-        name, objects = self.images[i]
-        column = lambda key: np.array([[int(o.get(key, 0))] for o in objects], np.uint32)  # noqa: E731
-        return (_read(os.path.join(self.folder, name), self.decode, self.what),
-                np.array([o["bbox"] for o in objects], np.float32).reshape(-1, 4), column("category_id"),
-                column("iscrowd"))
 
 
 class CocoDataset(GeneratorDataset):
@@ -61,7 +47,15 @@ class CocoDataset(GeneratorDataset):
             raise RuntimeError(f"{self.op_name}: {annotation_file} is not a COCO annotation file (images, "
                                f"annotations, categories): {type(e).__name__}: {e}") from None
         self.dataset_dir, self.annotation_file, self.task, self.cache = folder, annotation_file, task, cache
-        super().__init__(_CocoImages(folder, images, decode, self.op_name), ["image", "bbox", "category_id", "iscrowd"],
+
+        def read(image):
+            name, objects = image
+            column = lambda key: np.array([[int(o.get(key, 0))] for o in objects], np.uint32)  # noqa: E731
+            return (_read(os.path.join(folder, name), decode, self.op_name),
+                    np.array([o["bbox"] for o in objects], np.float32).reshape(-1, 4), column("category_id"),
+                    column("iscrowd"))
+
+        super().__init__(ItemRows(images, read), ["image", "bbox", "category_id", "iscrowd"],
                          num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
                          shard_id=shard_id)
 

@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from mslab.dataset.readers.cifar import check_folder
+from mslab.dataset.readers.records import ItemRows
 from mslab.dataset.readers.text_files import FileRowsDataset, RowFiles, Shuffle, usage_files
 from mslab.dataset.sources import GeneratorDataset
 
@@ -137,19 +138,10 @@ class SQuADDataset(FileRowsDataset):
                   num_samples, num_shards, shard_id, num_parallel_workers)
 
 
-class _Reviews:
-    """(path, label) of each review file, read when its row is."""
-
-    def __init__(self, files):
-        self.files = files
-
-    def __len__(self):
-        return len(self.files)
-
-    def __getitem__(self, i):
-        path, label = self.files[i]
-        with open(path, encoding="utf8") as f:
-            return np.array(f.read()), np.int32(label)
+def _review(file):
+    path, label = file
+    with open(path, encoding="utf8") as f:
+        return np.array(f.read()), np.int32(label)
 
 
 class IMDBDataset(GeneratorDataset):
@@ -179,5 +171,5 @@ class IMDBDataset(GeneratorDataset):
             raise ValueError(f"{self.op_name}: no reviews for usage={usage!r} in {root} (expected train/pos/*.txt, "
                              f"train/neg/*.txt, test/pos/*.txt, test/neg/*.txt)")
         self.dataset_dir, self.usage, self.cache = root, usage, cache
-        super().__init__(_Reviews(files), ["text", "label"], num_samples=num_samples, shuffle=shuffle, sampler=sampler,
-                         num_shards=num_shards, shard_id=shard_id)
+        super().__init__(ItemRows(files, _review), ["text", "label"], num_samples=num_samples, shuffle=shuffle,
+                         sampler=sampler, num_shards=num_shards, shard_id=shard_id)

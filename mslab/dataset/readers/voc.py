@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ElementTree
 import numpy as np
 
 from mslab.dataset.readers.cifar import check_folder
+from mslab.dataset.readers.records import ItemRows
 from mslab.dataset.sources import GeneratorDataset
 from mslab.dataset.vision.pil_transforms import decode_image
 
@@ -74,19 +75,6 @@ class _Detection:
                 column([o[3] for o in objs]))
 
 
-class _Segmentation:
-    def __init__(self, root, ids, decode, what):
-        self.root, self.ids, self.decode, self.what = root, ids, decode, what
-
-    def __len__(self):
-        return len(self.ids)
-
-    def __getitem__(self, k):
-        i = self.ids[k]
-        return (_read(os.path.join(self.root, "JPEGImages", f"{i}.jpg"), self.decode, self.what),
-                _read(os.path.join(self.root, "SegmentationClass", f"{i}.png"), self.decode, self.what))
-
-
 class VOCDataset(GeneratorDataset):
     """PASCAL VOC from ``dataset_dir`` (the VOC2012 folder): ``task`` "Detection" or "Segmentation" (the default).
 
@@ -117,7 +105,11 @@ class VOCDataset(GeneratorDataset):
                                 self.op_name)
             columns = ["image", "bbox", "label", "difficult", "truncate"]
         else:
-            source, columns = _Segmentation(root, ids, decode, self.op_name), ["image", "target"]
+            def read(i):
+                return (_read(os.path.join(root, "JPEGImages", f"{i}.jpg"), decode, self.op_name),
+                        _read(os.path.join(root, "SegmentationClass", f"{i}.png"), decode, self.op_name))
+
+            source, columns = ItemRows(ids, read), ["image", "target"]
         self.dataset_dir, self.task, self.usage, self.cache = root, task, usage, cache
         super().__init__(source, columns, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)
