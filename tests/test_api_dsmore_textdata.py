@@ -205,3 +205,26 @@ def test_iter_sampler():
     assert [int(r[0]) for r in rows(data(ds.IterSampler(Indices(), num_samples=2)))] == [30, 10]
     assert data(ds.IterSampler(Indices())).get_dataset_size() == 3
     assert [int(r[0]) for r in rows(data(ds.IterSampler([4, 0])))] == [40, 0]
+
+
+def test_conll2000_and_udpos(tmp_path):
+    c = tmp_path / "conll"
+    c.mkdir()
+    (c / "train.txt").write_text("Confidence NN B-NP\nin IN B-PP\n\nChancellor NNP O\n")
+    (c / "test.txt").write_text("Rockwell NNP B-NP\n\n")
+    train = ds.CoNLL2000Dataset(str(c), usage="train", shuffle=False)
+    assert train.get_col_names() == ["word", "pos_tag", "chunk_tag"]
+    # observed on MindSpore 2.10 CPU: a sentence without a blank line after it is left out
+    assert [[a.tolist() for a in r] for r in rows(train)] == [[["Confidence", "in"], ["NN", "IN"], ["B-NP", "B-PP"]]]
+    assert [r[0].tolist() for r in rows(ds.CoNLL2000Dataset(str(c), shuffle=False, num_parallel_workers=2))] == [
+        ["Rockwell"], ["Confidence", "in"]]
+    u = tmp_path / "udpos"
+    u.mkdir()
+    for split in ("train", "dev", "test"):
+        (u / f"en-ud-tag.v2.{split}.txt").write_text(f"Al\tPROPN\tNNP\n-\tPUNCT\tHYPH\n\n{split}\tNOUN\tNN\n")
+    train = ds.UDPOSDataset(str(u), usage="train", shuffle=False)
+    assert train.get_col_names() == ["word", "universal", "stanford"]
+    assert [[a.tolist() for a in r] for r in rows(train)] == [[["Al", "-"], ["PROPN", "PUNCT"], ["NNP", "HYPH"]]]
+    assert ds.UDPOSDataset(str(u), shuffle=False).get_dataset_size() == 3
+    with pytest.raises(ValueError, match=r"Input usage is not within the valid set of \['train', 'valid', 'test', "):
+        ds.UDPOSDataset(str(u), usage="dev")

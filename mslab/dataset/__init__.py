@@ -22,6 +22,7 @@ from mslab.dataset.readers import (
     Cifar10Dataset,
     Cifar100Dataset,
     CocoDataset,
+    CoNLL2000Dataset,
     DBpediaDataset,
     FashionMnistDataset,
     ImageFolderDataset,
@@ -34,6 +35,7 @@ from mslab.dataset.readers import (
     SogouNewsDataset,
     SQuADDataset,
     TextFileDataset,
+    UDPOSDataset,
     VOCDataset,
     WikiTextDataset,
     YahooAnswersDataset,
@@ -63,4 +65,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "IterSampler", "audio", "CocoDataset", "LJSpeechDataset",
-           "YesNoDataset"]
+           "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset"]

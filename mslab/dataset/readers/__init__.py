@@ -6,6 +6,7 @@ from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
 from mslab.dataset.readers.image_folder import ImageFolderDataset
 from mslab.dataset.readers.mindrecord import MindDataset
 from mslab.dataset.readers.padded import PaddedDataset
+from mslab.dataset.readers.tagged import CoNLL2000Dataset, UDPOSDataset
 from mslab.dataset.readers.text_files import PennTreebankDataset, Shuffle, TextFileDataset, WikiTextDataset
 from mslab.dataset.readers.text_records import (
     AGNewsDataset,
@@ -23,4 +24,4 @@ __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDa
            "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
            "YelpReviewDataset", "VOCDataset", "PennTreebankDataset", "AGNewsDataset", "DBpediaDataset",
            "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset", "CocoDataset",
-           "LJSpeechDataset", "YesNoDataset"]
+           "LJSpeechDataset", "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset"]
