@@ -135,3 +135,30 @@ def test_yes_no_and_lj_speech(tmp_path):
     got = [[a.tolist() for a in r] for r in data.create_tuple_iterator(output_numpy=True)]
     assert got[1][1:] == [22050, "in being comparatively modern.", "in being comparatively modern 1."]  # observed
     close(got[0][0][0], [0.0, 0.25000762939453125, -0.25000762939453125])
+
+
+def test_speech_commands(tmp_path):
+    s = tmp_path / "sc"
+    words = (("yes", ["0a7c2a8d_nohash_0.wav", "0a7c2a8d_nohash_1.wav", "1b2c_nohash_0.wav"]),
+             ("no", ["ffd2_nohash_3.wav"]), ("_background_noise_", ["white.wav"]))
+    for word, files in words:
+        (s / word).mkdir(parents=True)
+        for k, name in enumerate(files):
+            _write_wav(s / word / name, [k, 100], 16000)
+    (s / "validation_list.txt").write_text("yes/0a7c2a8d_nohash_1.wav\n")
+    (s / "testing_list.txt").write_text("no/ffd2_nohash_3.wav\n")
+
+    def rows_of(usage):
+        data = ds.SpeechCommandsDataset(str(s), usage=usage, shuffle=False)
+        return [[a.tolist() for a in r][1:] for r in data.create_tuple_iterator(output_numpy=True)]
+
+    data = ds.SpeechCommandsDataset(str(s), shuffle=False)
+    assert data.get_col_names() == ["waveform", "sample_rate", "label", "speaker_id", "utterance_number"]
+    # observed on MindSpore 2.10 CPU
+    assert rows_of("train") == [[16000, "yes", "0a7c2a8d", 0], [16000, "yes", "1b2c", 0]]
+    assert rows_of("valid") == [[16000, "yes", "0a7c2a8d", 1]]
+    assert rows_of("test") == [[16000, "no", "ffd2", 3]]
+    assert rows_of("all") == [[16000, "no", "ffd2", 3], [16000, "yes", "0a7c2a8d", 0], [16000, "yes", "0a7c2a8d", 1],
+                              [16000, "yes", "1b2c", 0]]
+    last = next(iter(data.create_tuple_iterator(output_numpy=True)))
+    assert last[4].dtype == np.int32 and last[1].dtype == np.int32

@@ -33,6 +33,7 @@ from mslab.dataset.readers import (
     PennTreebankDataset,
     Shuffle,
     SogouNewsDataset,
+    SpeechCommandsDataset,
     SQuADDataset,
     TextFileDataset,
     UDPOSDataset,
@@ -65,4 +66,5 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "IterSampler", "audio", "CocoDataset", "LJSpeechDataset",
-           "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset"]
+           "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset",
+           "SpeechCommandsDataset"]

@@ -1,5 +1,5 @@
 """Readers of data sets stored on disk in their usual layouts (local paths only; nothing downloads)."""
-from mslab.dataset.readers.audio_files import LJSpeechDataset, YesNoDataset
+from mslab.dataset.readers.audio_files import LJSpeechDataset, SpeechCommandsDataset, YesNoDataset
 from mslab.dataset.readers.cifar import Cifar10Dataset, Cifar100Dataset
 from mslab.dataset.readers.coco import CocoDataset
 from mslab.dataset.readers.fashion_mnist import FashionMnistDataset
@@ -24,4 +24,5 @@ __all__ = ["Cifar10Dataset", "Cifar100Dataset", "PaddedDataset", "FashionMnistDa
            "MindDataset", "Shuffle", "TextFileDataset", "WikiTextDataset", "AmazonReviewDataset", "SQuADDataset",
            "YelpReviewDataset", "VOCDataset", "PennTreebankDataset", "AGNewsDataset", "DBpediaDataset",
            "IMDBDataset", "SogouNewsDataset", "YahooAnswersDataset", "CocoDataset",
-           "LJSpeechDataset", "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset"]
+           "LJSpeechDataset", "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset",
+           "SpeechCommandsDataset"]

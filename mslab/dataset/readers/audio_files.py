@@ -1,4 +1,4 @@
-"""Speech data sets of WAV files: YesNoDataset and LJSpeechDataset (read with Python's ``wave`` module).
+"""Speech data sets of WAV files: YesNo, LJSpeech, SpeechCommands (read with Python's ``wave`` module).
 
 A 16-bit PCM WAV file becomes ``waveform``: float32 of shape (channels, samples), each sample divided by
 32767 (so -32768 gives -1.00003), and ``sample_rate`` (int32), as MindSpore 2.10 reads them (observed on CPU).
@@ -79,5 +79,50 @@ class LJSpeechDataset(GeneratorDataset):
 
         super().__init__(ItemRows(records, read),
                          ["waveform", "sample_rate", "transcription", "normalized_transcription"],
+                         num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
+                         shard_id=shard_id)
+
+
+class SpeechCommandsDataset(GeneratorDataset):
+    """Speech Commands: one folder per word (``yes/0a7c2a8d_nohash_1.wav``: speaker 0a7c2a8d, utterance 1).
+
+    Columns ``waveform``, ``sample_rate``, ``label`` (the word), ``speaker_id`` and ``utterance_number`` (int32).
+    ``usage`` "valid" and "test" read the files listed in ``validation_list.txt`` and ``testing_list.txt``,
+    "train" the others, "all" (the default) every file; ``_background_noise_`` is left out. Words and files
+    come in sorted order (observed on MindSpore 2.10). Shuffled by default.
+    """
+
+    op_name = "SpeechCommandsDataset"
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        usage = usage or "all"
+        if usage not in ("train", "valid", "test", "all"):  # MindSpore's message
+            raise ValueError("Input usage is not within the valid set of ['train', 'valid', 'test', 'all'].")
+        folder = check_folder(dataset_dir, self.op_name)
+        words = sorted(d for d in os.listdir(folder)
+                       if os.path.isdir(os.path.join(folder, d)) and d != "_background_noise_")
+        files = [f"{w}/{n}" for w in words for n in sorted(os.listdir(os.path.join(folder, w))) if n.endswith(".wav")]
+        lists = {}
+        for key, name in (("valid", "validation_list.txt"), ("test", "testing_list.txt")):
+            path = os.path.join(folder, name)
+            if os.path.isfile(path):
+                with open(path, encoding="utf8") as f:
+                    lists[key] = set(f.read().split())
+            else:
+                lists[key] = set()
+        if usage in ("valid", "test"):
+            files = [f for f in files if f in lists[usage]]
+        elif usage == "train":
+            files = [f for f in files if f not in lists["valid"] | lists["test"]]
+        self.dataset_dir, self.usage, self.cache = folder, usage, cache
+
+        def read(name):
+            word, file = name.split("/")
+            speaker, _, number = file[:-4].rpartition("_nohash_")
+            return read_wav(os.path.join(folder, word, file), self.op_name) + (
+                np.array(word), np.array(speaker), np.int32(number))
+
+        super().__init__(ItemRows(files, read), ["waveform", "sample_rate", "label", "speaker_id", "utterance_number"],
                          num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
                          shard_id=shard_id)
