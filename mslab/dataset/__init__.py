@@ -4,15 +4,46 @@ Sources: :class:`GeneratorDataset`, :class:`NumpySlicesDataset`, :class:`MnistDa
 Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, ``repeat``,
 ``take``, ``skip``, ``project``, ``rename``, ``zip``, ``concat`` (also ``a + b``); ``ds.zip((a, b))``.
 Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
-Transforms live in :mod:`mslab.dataset.vision` and :mod:`mslab.dataset.transforms`.
+Readers of data sets on disk (CIFAR, MNIST, image folders, VOC, COCO, MindRecord, text corpora) are in
+:mod:`mslab.dataset.readers`; samplers in :mod:`mslab.dataset.sources` and :mod:`mslab.dataset.samplers`.
+Transforms live in :mod:`mslab.dataset.vision`, :mod:`mslab.dataset.transforms`, :mod:`mslab.dataset.text`
+and :mod:`mslab.dataset.audio`; ``mslab.dataset.engine`` is MindSpore's old import path of the same names.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset import combine_ops, config, pipeline_ops, transforms, vision
+from mslab.dataset import audio, combine_ops, config, engine, pipeline_ops, text, transforms, vision
+from mslab.dataset.base import Dataset, Iterator
+from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
-from mslab.dataset.engine import Dataset, Iterator
-from mslab.dataset.readers import Cifar10Dataset, FashionMnistDataset, ImageFolderDataset, MindDataset
+from mslab.dataset.readers import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    Cifar10Dataset,
+    Cifar100Dataset,
+    CocoDataset,
+    CoNLL2000Dataset,
+    DBpediaDataset,
+    FashionMnistDataset,
+    ImageFolderDataset,
+    IMDBDataset,
+    LJSpeechDataset,
+    MindDataset,
+    PaddedDataset,
+    PennTreebankDataset,
+    Shuffle,
+    SogouNewsDataset,
+    SpeechCommandsDataset,
+    SQuADDataset,
+    TextFileDataset,
+    UDPOSDataset,
+    VOCDataset,
+    WikiTextDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+    YesNoDataset,
+)
+from mslab.dataset.samplers import IterSampler, PKSampler, WeightedRandomSampler
 from mslab.dataset.sources import (
     GeneratorDataset,
     MnistDataset,
@@ -27,7 +58,13 @@ from mslab.dataset.sources import (
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config",
-           "vision", "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetSampler", "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset",
-           "FashionMnistDataset", "MindDataset", "DistributedSampler"]
+__all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", "Iterator", "config", "vision",
+           "transforms", "digits_path", "Sampler", "SequentialSampler", "RandomSampler", "SubsetSampler",
+           "SubsetRandomSampler", "zip", "Cifar10Dataset", "ImageFolderDataset", "FashionMnistDataset",
+           "MindDataset", "DistributedSampler", "Cifar100Dataset", "PaddedDataset", "WeightedRandomSampler",
+           "PKSampler", "engine", "text", "DatasetCache", "Shuffle", "TextFileDataset", "WikiTextDataset",
+           "YelpReviewDataset", "AmazonReviewDataset", "SQuADDataset", "VOCDataset", "AGNewsDataset",
+           "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
+           "IterSampler", "audio", "CocoDataset", "LJSpeechDataset",
+           "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset",
+           "SpeechCommandsDataset"]

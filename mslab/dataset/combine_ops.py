@@ -5,7 +5,7 @@
 
 Sizes as MindSpore 2.10 (observed on CPU): zip has the size of the shortest dataset; concat the sum.
 """
-from mslab.dataset.engine import INFINITE, Dataset
+from mslab.dataset.base import INFINITE, Dataset
 
 
 class ZipDataset(Dataset, operation="zip"):

@@ -6,7 +6,7 @@
 """
 import numpy as np
 
-from mslab.dataset.engine import INFINITE, Dataset, _as_list, _count, _to_numpy
+from mslab.dataset.base import INFINITE, Dataset, _as_list, _count, _to_numpy
 
 
 class BatchDataset(Dataset, operation="batch"):

@@ -13,7 +13,7 @@ import os
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.dataset.engine import Dataset, _as_list, _Run, to_row
+from mslab.dataset.base import Dataset, _as_list, _Run, to_row
 from mslab.dataset.idx import read_idx
 from mslab.dataset.sharding import Shard
 
@@ -21,7 +21,7 @@ from mslab.dataset.sharding import Shard
 
 
 class Sampler:
-    """Base of the samplers: ``_indices(n, rng)`` gives the indices of one pass over n rows."""
+    """Base of the samplers: ``_indices(n, rng, dataset)`` gives the indices of one pass over n rows of ``dataset``."""
 
     def __init__(self, num_samples=None):
         self.num_samples = num_samples
@@ -29,7 +29,10 @@ class Sampler:
     def _all(self, n, rng):
         raise NotImplementedError
 
-    def _indices(self, n, rng):
+    def _check_source(self, dataset):
+        """Raise if this sampler cannot pick rows of ``dataset`` (every sampler but PKSampler can)."""
+
+    def _indices(self, n, rng, dataset=None):
         idx = list(self._all(n, rng))
         return idx if self.num_samples is None else idx[:self.num_samples]
 
@@ -116,6 +119,7 @@ class GeneratorDataset(Dataset):
     """
 
     op_name = "GeneratorDataset"
+    cache = None  # a reader's DatasetCache: reading through it raises, as without a cache server
 
     def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
@@ -151,6 +155,8 @@ class GeneratorDataset(Dataset):
         if sampler is not None and not isinstance(sampler, Sampler):
             sampler = SubsetSampler(sampler)
         self.sampler = sampler
+        if sampler is not None:
+            sampler._check_source(self)
         self.shuffle_rows = shuffle is None or bool(shuffle)
         self._ncols = None if self.column_names is None else len(self.column_names)
         self._one_shot = not self.random_access and _is_one_shot(source)
@@ -179,7 +185,7 @@ class GeneratorDataset(Dataset):
     def _indices(self, run):
         n = len(self.source)
         if self.sampler is not None:
-            idx = self.sampler._indices(n, run.rng(self) if self.sampler.random else None)
+            idx = self.sampler._indices(n, run.rng(self) if self.sampler.random else None, self)
         elif self.shuffle_rows:  # shards share one permutation, so a shared seed
             idx = run.rng(self, shared=self.shard is not None).permutation(n)
         else:
@@ -203,6 +209,8 @@ class GeneratorDataset(Dataset):
             yield k, item, ""
 
     def _rows(self, run):
+        if self.cache is not None:
+            raise self.cache.unreachable(self.op_name)
         ncols = self._ncols
         for k, item, where in self._items(run):
             try:
@@ -223,7 +231,7 @@ class GeneratorDataset(Dataset):
         if self.random_access:
             n = len(self.source)
             if self.sampler is not None:
-                n = len(self.sampler._indices(n, np.random.default_rng(0)))
+                n = len(self.sampler._indices(n, np.random.default_rng(0), self))
             if self.shard is not None:
                 n = self.shard.size(n)
             return n if self.num_samples is None else min(n, self.num_samples)
@@ -371,7 +379,7 @@ class MnistDataset(GeneratorDataset):
         if not pairs:
             raise ValueError(f"MnistDataset: no MNIST files (train-images-idx3-ubyte, t10k-images-idx3-ubyte, "
                              f"...) in {dataset_dir!r}; found {sorted(os.listdir(dataset_dir))}")
-        self.dataset_dir, self.usage = dataset_dir, usage
+        self.dataset_dir, self.usage, self.cache = dataset_dir, usage, cache
         super().__init__(_MnistFiles(pairs), ["image", "label"], num_samples=num_samples, shuffle=shuffle,
                          sampler=sampler, num_shards=num_shards, shard_id=shard_id)
 

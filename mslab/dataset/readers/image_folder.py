@@ -22,6 +22,10 @@ class _ImageFiles:
     def __len__(self):
         return len(self.files)
 
+    def labels(self):
+        """Every row's label, known from the folder names without reading the images (for PKSampler)."""
+        return [label for _, label in self.files]
+
     def __getitem__(self, i):
         path, label = self.files[i]
         with open(path, "rb") as f:
@@ -69,6 +73,6 @@ class ImageFolderDataset(GeneratorDataset):
         if not files:
             raise ValueError(f"{self.op_name}: no images in the class folders of {dataset_dir} "
                              f"(extensions={extensions!r})")
-        self.dataset_dir, self.class_indexing = dataset_dir, class_indexing
+        self.dataset_dir, self.class_indexing, self.cache = dataset_dir, class_indexing, cache
         super().__init__(_ImageFiles(files, decode, self.op_name), ["image", "label"], num_samples=num_samples,
                          shuffle=shuffle, sampler=sampler, num_shards=num_shards, shard_id=shard_id)

@@ -31,6 +31,6 @@ class MindDataset(GeneratorDataset):
                  shard_id=None, sampler=None, padded_sample=None, num_padded=None, num_samples=None, cache=None):
         paths = [dataset_files] if isinstance(dataset_files, (str, os.PathLike)) else list(dataset_files)
         rows = MindRecordRows(paths, columns_list, self.op_name)
-        self.dataset_files = paths
+        self.dataset_files, self.cache = paths, cache
         super().__init__(_Rows(rows), rows.columns, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)

@@ -30,3 +30,16 @@ class RecordFiles:
         with open(self.paths[f], "rb") as fh:
             fh.seek((i - self.starts[f]) * self.record_size)
             return fh.read(self.record_size)
+
+
+class ItemRows:
+    """Random access to ``read(item)`` for each of ``items`` (file names, records ...): a row is read when asked."""
+
+    def __init__(self, items, read):
+        self.items, self.read = list(items), read
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.read(self.items[i])

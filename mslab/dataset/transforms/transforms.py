@@ -1,4 +1,7 @@
-"""General transforms, as ``mindspore.dataset.transforms``: TypeCast, OneHot, Compose.
+"""General transforms, as ``mindspore.dataset.transforms``: TypeCast, OneHot, Compose, RandomApply, RandomChoice.
+
+Every transform is a :class:`TensorOperation` and a :class:`PyTensorOperation` (as in MindSpore 2.10,
+where ``issubclass(vision.Invert, PyTensorOperation)`` is True); users subclass them for their own.
 
     >>> import numpy as np
     >>> from mslab.core import dtype as mstype
@@ -10,10 +13,28 @@
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.dataset import config
 
 
-class Transform:
-    """Base of the transforms: ``transform(value) -> value`` on numpy arrays."""
+class TensorOperation:
+    """MindSpore's base of the C++ transforms. A subclass gives ``__call__`` (mslab's ``map`` calls it;
+    MindSpore's ``map`` asks a TensorOperation subclass for a C++ ``parse()`` and raises without one)."""
+
+    def __call__(self, *values):
+        raise NotImplementedError("TensorOperation has to implement parse() method.")  # MindSpore's message
+
+
+class PyTensorOperation:
+    """MindSpore's base of the Python transforms: a subclass gives ``__call__`` or ``_execute_py(*values)``."""
+
+    random = False
+
+    def __call__(self, *values):
+        return self._execute_py(*values)
+
+
+class Transform(TensorOperation, PyTensorOperation):
+    """Base of mslab's transforms: ``transform(value) -> value`` on numpy arrays."""
 
     def __call__(self, *values):
         values = tuple(v.asnumpy() if hasattr(v, "asnumpy") else np.asarray(v) for v in values)
@@ -69,4 +90,79 @@ class Compose(Transform):
         for t in self.transforms:
             out = t(*values)
             values = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        return values[0] if len(values) == 1 else values
+
+
+class RandomOp:
+    """A transform that draws random numbers: its generator is seeded from the dataset config on first use,
+    so ``mslab.set_seed`` repeats the draws (they are not MindSpore's own draws)."""
+
+    _rng = None
+
+    @property
+    def rng(self):
+        if self._rng is None:
+            self._rng = np.random.default_rng(config.launch_seed())
+        return self._rng
+
+
+def _transforms(transforms, what):
+    if not isinstance(transforms, list):
+        raise TypeError(f"{what}: transforms must be a list, got {type(transforms).__name__}")
+    if not transforms:
+        raise ValueError("transforms list can not be empty.")  # MindSpore's message
+    for t in transforms:
+        if not callable(t):
+            raise TypeError(f"{what}: transform {t!r} is not callable")
+    return list(transforms)
+
+
+class RandomApply(RandomOp, Compose):
+    """With probability ``prob``, apply all of ``transforms`` in order; otherwise pass the input through."""
+
+    def __init__(self, transforms, prob=0.5):
+        super().__init__(_transforms(transforms, "RandomApply"))
+        if isinstance(prob, bool) or not isinstance(prob, (int, float)) or not 0 <= prob <= 1:
+            raise ValueError("Input prob is not within the required interval of [0, 1].")  # MindSpore's message
+        self.prob = prob
+
+    def __call__(self, *values):
+        if self.rng.random() < self.prob:
+            return super().__call__(*values)
+        return values[0] if len(values) == 1 else values
+
+
+class RandomChoice(RandomOp, Compose):
+    """Apply one of ``transforms``, chosen uniformly at random for each input."""
+
+    def __init__(self, transforms):
+        super().__init__(_transforms(transforms, "RandomChoice"))
+
+    def __call__(self, *values):
+        return self.transforms[self.rng.integers(len(self.transforms))](*values)
+
+
+class RandomSelectSubpolicy(RandomOp, Transform):
+    """One sub-policy of ``policy``, chosen at random, is applied: each of its ``(op, prob)`` pairs runs
+    with probability ``prob``, in order (the AutoAugment policies are written this way)."""
+
+    def __init__(self, policy):
+        if not isinstance(policy, list) or not policy:
+            raise ValueError("policy can not be empty.")  # MindSpore's messages
+        for i, sub in enumerate(policy):
+            for j, pair in enumerate(sub):
+                if not isinstance(pair, tuple) or len(pair) != 2:
+                    raise ValueError(f"Value policy[{i}][{j}] needs to be a 2-tuple.")
+                if not callable(pair[0]):
+                    raise TypeError(f"RandomSelectSubpolicy: policy[{i}][{j}][0] is not callable: {pair[0]!r}")
+                if not 0 <= pair[1] <= 1:
+                    raise ValueError(f"Input prob of (op, prob) policy[{i}][{j}] is not within the required interval "
+                                     f"of [0, 1].")
+        self.policy = policy
+
+    def __call__(self, *values):
+        for op, prob in self.policy[self.rng.integers(len(self.policy))]:
+            if self.rng.random() < prob:
+                out = op(*values)
+                values = tuple(out) if isinstance(out, (tuple, list)) else (out,)
         return values[0] if len(values) == 1 else values

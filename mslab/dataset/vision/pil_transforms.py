@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from mslab.dataset import config
+from mslab.dataset.transforms.transforms import RandomOp
 from mslab.dataset.vision import color
 from mslab.dataset.vision.transforms import ImageTransform, _check_image, resize
 from mslab.dataset.vision.utils import Inter
@@ -41,16 +41,8 @@ def _size(size, what):
     return int(size[0]), int(size[1])
 
 
-class RandomTransform(ImageTransform):
-    """A transform that draws random numbers: its generator is seeded from the dataset config on first use."""
-
-    _rng = None
-
-    @property
-    def rng(self):
-        if self._rng is None:
-            self._rng = np.random.default_rng(config.launch_seed())
-        return self._rng
+class RandomTransform(RandomOp, ImageTransform):
+    """An image transform that draws random numbers (see :class:`RandomOp`)."""
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))

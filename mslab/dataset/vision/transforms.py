@@ -18,10 +18,11 @@ import functools
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.dataset.transforms.transforms import Transform
 from mslab.dataset.vision.utils import Inter
 
 
-class ImageTransform:
+class ImageTransform(Transform):
     """Base of the image transforms: ``transform(image) -> image``."""
 
     def __call__(self, *images):
@@ -33,10 +34,6 @@ class ImageTransform:
 
     def apply(self, img):
         raise NotImplementedError
-
-    def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"{type(self).__name__}({args})"
 
 
 def _check_image(name, img):

@@ -1,5 +1,5 @@
-"""Vision enums, as ``mindspore.dataset.vision.utils``: ``Inter`` (interpolation modes)."""
-from enum import IntEnum
+"""Vision enums, as ``mindspore.dataset.vision.utils``: ``Inter`` (interpolation modes), ``Border`` (padding)."""
+from enum import Enum, IntEnum
 
 
 class Inter(IntEnum):
@@ -13,3 +13,17 @@ class Inter(IntEnum):
     BICUBIC = 3
     AREA = 4
     PILCUBIC = 5
+
+
+class Border(str, Enum):
+    """How ``Pad`` fills the new border: a constant, the edge pixel, or a mirror image of the inside.
+
+    Padding ``1 2 3`` by two on the left: REFLECT gives ``3 2 1 2 3`` (mirrored about the edge pixel,
+    numpy's "reflect"), SYMMETRIC ``2 1 1 2 3`` (the edge pixel repeated, numpy's "symmetric"), as
+    MindSpore 2.10 pads (observed).
+    """
+
+    CONSTANT = "constant"
+    EDGE = "edge"
+    REFLECT = "reflect"
+    SYMMETRIC = "symmetric"

@@ -1,4 +1,4 @@
-"""The dataset pipeline, as ``mindspore.dataset``: lazy operations over rows of numpy arrays.
+"""The dataset pipeline's base, as ``mindspore.dataset``'s Dataset: lazy operations over rows of numpy arrays.
 
 A dataset is a chain of nodes. A source (``GeneratorDataset``, ``NumpySlicesDataset``,
 ``MnistDataset``) produces *rows*: tuples of numpy arrays, one per column. Each operation
