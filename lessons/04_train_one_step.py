@@ -167,9 +167,9 @@ print(ms.trace(train_net, x, y))  # mslab only
 #
 # - the forward runs **once**: one forward pass gives both the loss and the gradient;
 # - `Fill(float32, (), 1.0)` is `sens`;
-# - each weight is updated by one `ApplyMomentum` node, which writes the weight and its moment in place
-#   (MindSpore's `nn.Momentum` calls the same primitive once per weight); `global_step` grows by an `Add`
-#   and an `Assign`. `Depend` ties the writes to the returned loss.
+# - each weight is updated by one `ApplyMomentum` node, which writes the weight and its moment in place,
+#   and `global_step` grows by one `AssignAdd` (MindSpore's `nn.Momentum` calls the same primitives).
+#   `Depend` ties the writes to the returned loss.
 #
 # The picture groups nodes by the Cell they came from, coloured by phase:
 

@@ -253,7 +253,7 @@ def test_accepts_a_filter_and_is_a_cell_with_optimizer_phase():
     assert opt._graph_phase == "optimizer"
     g = ms.trace(opt, tuple(Tensor(x) for x in GRADS[0]))
     assert g.nodes and all(n.phase == "optimizer" for n in g.nodes)
-    assert [n.op for n in g.nodes if n.prim.side_effect] == ["Assign"] + ["ApplyMomentum"] * 4  # global_step, weights
+    assert [n.op for n in g.nodes if n.prim.side_effect] == ["AssignAdd"] + ["ApplyMomentum"] * 4  # step, weights
 
 
 # ---- inside TrainOneStepCell: GRAPH == PYNATIVE bit for bit ------------------------------------

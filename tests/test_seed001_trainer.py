@@ -152,4 +152,4 @@ def test_the_step_graph_holds_the_optimizer_in_an_if_branch():
     ifs = [n for n in graph.nodes if n.prim.name == "If"]
     assert len(ifs) == 1
     then_ops = [n.prim.name for n in ifs[0].prim.then_graph.nodes]
-    assert "Assign" in then_ops and not ifs[0].prim.else_graph.nodes
+    assert "ApplyMomentum" in then_ops and not ifs[0].prim.else_graph.nodes

@@ -165,7 +165,7 @@ def test_stages_graph_mode():
     assert all(n.phase == "backward" for n in s.stage_nodes(BACKWARD_S))
     assert s.stages[3].nodes == []  # one device: grad_reducer is the identity
     assert all(st.explanation for st in s.stages)
-    assert repr(s) == "TrainStepSession(TrainOneStepCell, mode=GRAPH, nodes=27, position=0, stage='start')"
+    assert repr(s) == "TrainStepSession(TrainOneStepCell, mode=GRAPH, nodes=26, position=0, stage='start')"
 
 
 def test_stages_pynative_tape_has_one_forward_too():

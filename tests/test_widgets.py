@@ -61,7 +61,7 @@ def test_frontend_files_found():
 def test_graph_view_click_expand_highlight():
     x, y = data()
     v = GraphView(ms.trace(make(), x, y))
-    assert repr(v) == "GraphView(graph='TrainOneStepCell', nodes=27, collapsed_depth='auto')"
+    assert repr(v) == "GraphView(graph='TrainOneStepCell', nodes=26, collapsed_depth='auto')"
     assert 'data-mslab-node="%8"' in v.svg and 'data-mslab-node="param:fc1.weight"' in v.svg
     assert 'data-mslab-cluster="network/_backbone"' in v.svg
     # collapsed Cell call: click shows its members; expand opens just that Cell (see test_graph_view_per_cell_...)

@@ -213,6 +213,7 @@ class Optimizer(Cell):
         # global_step, then learning_rate, then the weights, then (in subclasses) their state: MindSpore's
         # order in get_parameters() and checkpoints
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step", requires_grad=False)
+        self.global_step_increase_tensor = Tensor(np.ones((1,), np.int32))  # MindSpore's name for the step's +1
         self.weight_decay = weight_decay
         self.decay_flags = tuple(d > 0 for d in decays)
         self._decays = tuple(decays)
@@ -279,7 +280,10 @@ class Optimizer(Cell):
         gradients = self.decay_weight(gradients)
         gradients = self.scale_grad(gradients)
         lr = self._per_param(self.get_lr())
-        F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
+        if self.__dict__.get("_skip_cond") is None:  # one AssignAdd, as MindSpore's optimizers do
+            F.assign_add(self.global_step, self.global_step_increase_tensor)
+        else:  # inside skip_update_if: the old step is kept where the update is skipped
+            F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
         return gradients, lr
 
     def check_can_step(self):
