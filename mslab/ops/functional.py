@@ -28,6 +28,7 @@ from mslab.ops.norm_ops import *
 from mslab.ops.normalize_ops import *
 from mslab.ops.pad_ops import *
 from mslab.ops.pool_ops import *
+from mslab.ops.random_draw_ops import *
 from mslab.ops.random_ops import *
 from mslab.ops.reduce_ops import *
 from mslab.ops.resize_ops import *
