@@ -2,6 +2,7 @@
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.assign_ops import *
+from mslab.ops.block_ops import *
 from mslab.ops.broadcast_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
@@ -10,6 +11,7 @@ from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.custom_ops import *
 from mslab.ops.detection_ops import *
+from mslab.ops.device_only_ops import *
 from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
 from mslab.ops.linalg_ops import *

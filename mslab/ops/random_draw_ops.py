@@ -1,5 +1,5 @@
-"""More random tensors: ``ops.rand``, ``ops.randint``, ``ops.standard_normal``, ``ops.randperm``, ``ops.multinomial``
-and ``ops.Randperm``.
+"""More random tensors: ``ops.rand``, ``ops.randint``, ``ops.standard_normal``, ``ops.randperm``,
+``ops.multinomial``.
 
     rand(*size)                    u ~ U[0, 1), Float32 unless dtype (a float type)
     randint(low, high, size)       k ~ U{low, ..., high - 1}, Int64 unless dtype
@@ -11,18 +11,17 @@ The seeds follow ``random_ops`` (an op with a seed draws from its own stream, wh
 no seed, from numpy's global generator, which ``set_seed`` seeds): a seeded program repeats its numbers, as in
 MindSpore, but *the draws are not MindSpore's* (its Philox kernels are not reproduced). Shapes, dtypes, ranges
 and errors match MindSpore 2.10 on CPU (observed; docs/mindspore_observed/opsthree.md). None of these has a
-gradient. ``ops.Randperm`` (the primitive with ``max_length`` and ``pad``) has no CPU kernel in MindSpore 2.10:
-calling it raises its RuntimeError "Unsupported op [Randperm] on CPU"; ``ops.randperm`` is the CPU way.
+gradient. (``ops.Randperm``, which has no CPU kernel in MindSpore 2.10, is in device_only_ops.)
 """
 import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
-from mslab.ops.primitive import Primitive, instance
+from mslab.ops.primitive import instance
 from mslab.ops.random_ops import StandardNormal, UniformInt, UniformReal, _check_shape, _Random, _size
 
-__all__ = ["Randperm"]
+__all__ = []
 
 
 class RandpermV2(_Random):
@@ -67,21 +66,6 @@ class MultinomialDraw(_Random):
                 keys = np.log(p) - np.log(-np.log(rng.random(p.shape)))
             idx = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
         return idx.astype(np.int32).reshape(tuple(x.shape[:-1]) + (num_samples,))
-
-
-class Randperm(Primitive):
-    """``ops.Randperm(max_length=1, pad=-1, dtype=int32)(n)``: Ascend/GPU only in MindSpore 2.10; on CPU the call
-    raises RuntimeError "Unsupported op [Randperm] on CPU" (observed). Use ``ops.randperm(n)``."""
-
-    differentiable = False
-
-    def __init__(self, max_length=1, pad=-1, dtype=mstype.int32):
-        super().__init__(max_length=int(max_length), pad=int(pad), dtype=dtype)
-
-    def __call__(self, *args):
-        raise RuntimeError("Unsupported op [Randperm] on CPU, Please confirm whether the device target setting is "
-                           "correct, or refer to 'mindspore.ops' to query the operator support list. (MindSpore 2.10 "
-                           "has a Randperm kernel for Ascend and GPU only; ops.randperm(n) runs on CPU.)")
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
