@@ -7,6 +7,7 @@ from mslab.ops.broadcast_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.conv_ops import *
 from mslab.ops.creation_ops import *
+from mslab.ops.crop_resize_ops import CropAndResize
 from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.custom_ops import *
