@@ -21,6 +21,7 @@ from mslab.ops.math_ops import *
 from mslab.ops.matmul_ops import *
 from mslab.ops.nms_ops import NMSWithMask
 from mslab.ops.nn_ops import *
+from mslab.ops.norm_layer_ops import *
 from mslab.ops.normalize_ops import *
 from mslab.ops.optim_ops import *
 from mslab.ops.pad_ops import *
