@@ -13,6 +13,7 @@ from mslab.ops.cumulative_ops import *
 from mslab.ops.custom_ops import *
 from mslab.ops.detection_ops import *
 from mslab.ops.device_only_ops import *
+from mslab.ops.hook_ops import HookBackward
 from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
 from mslab.ops.linalg_ops import *
