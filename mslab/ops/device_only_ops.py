@@ -1,11 +1,9 @@
-"""Primitives MindSpore 2.10 has no CPU kernel for: ``ops.Randperm``, ``ops.Einsum`` and
-``ops.functional.scalar_to_array``.
+"""Primitives MindSpore 2.10 has no CPU kernel for: ``ops.Randperm`` and ``ops.Einsum``.
 
-MindSpore builds these, but on CPU the call fails (observed, docs/mindspore_observed/opsthree.md):
-``Randperm`` and ``Einsum`` with RuntimeError "Unsupported op [...] on CPU" (in PYNATIVE mode at the call, in
-GRAPH mode when the graph compiles), ``scalar_to_array`` with RuntimeError "prim:ScalarToArray has no
-attr:__infer__" (PYNATIVE) or "Operator 'ScalarToArray' is invalid" (GRAPH). mslab raises the same kind of
-error in both modes, naming what does run on CPU instead.
+MindSpore builds these, but on CPU the call fails with RuntimeError "Unsupported op [...] on CPU" (observed,
+docs/mindspore_observed/opsthree.md), in PYNATIVE mode at the call, in GRAPH mode when the graph compiles.
+mslab raises the same kind of error in both modes, naming what does run on CPU instead.
+(``F.scalar_to_array``, which MindSpore 2.10 cannot run either, is beside ``P.ScalarToArray`` in creation_ops.)
 """
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
@@ -46,12 +44,4 @@ class Einsum(_DeviceOnly):
         super().__init__(equation=equation.replace(" ", ""))
 
 
-def scalar_to_array(input_x):
-    """``F.scalar_to_array(x)``: a scalar as a 0-D Tensor; MindSpore 2.10 cannot run it (no infer for ScalarToArray);
-    ``ops.scalar_to_tensor(x)`` (or ``Tensor(x)``) is the working form."""
-    raise RuntimeError("prim:ScalarToArray has no attr:__infer__ (MindSpore 2.10 cannot run scalar_to_array, in "
-                       "either mode; use ops.scalar_to_tensor(x) or Tensor(x))")
-
-
-__all__ += ["scalar_to_array"]
 F.register(globals(), __all__)

@@ -18,6 +18,7 @@ from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.detection_ops import *
 from mslab.ops.device_only_ops import *
+from mslab.ops.grid_sample_ops import *
 from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
 from mslab.ops.interpolate_ops import *
