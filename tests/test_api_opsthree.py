@@ -142,6 +142,32 @@ def test_ops_mindspore_cannot_run_on_cpu(call, message, mode):
         ms.jit(lambda x: call())(Tensor(1.0)) if mode == ms.GRAPH_MODE else call()
 
 
+ONES = Tensor(np.ones((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("call, error, message", [  # observed on MindSpore 2.10 CPU
+    (lambda: ops.repeat_elements(ONES, 0, 0), ValueError,
+     "the 'rep' must be in range of \\(0, 2147483647\\], but got 0"),
+    (lambda: ops.repeat_elements(ONES, 2, 2), ValueError, "the 'axis' must be in range of \\[-2, 2\\), but got 2"),
+    (lambda: ops.cdist(ONES, Tensor(np.ones((2, 4), np.float32))), ValueError,
+     "the number of columns of 'x' must be the same as the number of 'y', but got 'x_shape\\[1\\]': 3"),
+    (lambda: ops.cdist(Tensor(np.ones(3, np.float32)), Tensor(np.ones(3, np.float32))), ValueError,
+     "the input_x dim must be in \\[2,3\\], but got 1"),
+    (lambda: ops.DepthToSpace(1), ValueError, "the 'block_size' should be >= : 2, but got 1"),
+    (lambda: ops.DepthToSpace(2)(Tensor(np.ones((1, 3, 2, 2), np.float32))), ValueError,
+     "the square of block_size must be smaller than the input channel, but got the block_size is 2, and the input "
+     "channel is 3"),
+    (lambda: ops.KLDivLoss("avg"), ValueError,
+     "the 'reduction' must be str and must be in '\\['none', 'mean', 'batchmean', 'sum'\\]', but got 'avg'"),
+    (lambda: P.MirrorPad("EDGE"), ValueError, "the 'mode' must be str and must be in '\\['REFLECT', 'SYMMETRIC'\\]'"),
+    (lambda: P.MirrorPad()(ONES, Tensor(np.array([[3, 3], [0, 0]], np.int64))), ValueError, "padding"),
+    (lambda: ops.Einsum(3), TypeError, "the equation must be str!"),
+])
+def test_errors_match_mindspore(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
 def test_every_new_name_is_tested():
     source = open(__file__).read().split("def test_every_new")[0]
     assert all(n in source for n in block_ops.__all__ + device_only_ops.__all__ if n != "Randperm")

@@ -55,6 +55,8 @@ def test_a_hook_must_return_a_tensor():
     # observed on MindSpore 2.10 CPU: "The output type of function: hook_fn should be a tensor but got tuple."
     with pytest.raises(TypeError, match="should be a tensor but got tuple"):
         ops.grad(lambda a: bad(a * a).sum())(Tensor(X))
+    with pytest.raises(TypeError, match="Expected a callable hook function, but got int"):  # observed
+        ops.HookBackward(3)
     with pytest.raises(NotImplementedError, match="hooks one input only"):
         bad(Tensor(X), Tensor(Y))
 

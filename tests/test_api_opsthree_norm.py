@@ -112,6 +112,13 @@ def test_batch_norm_gradient_and_modes(training):
                 *(Tensor(v.astype(np.float32)) for v in (x, s, b)))
 
 
+def test_errors_match_mindspore():
+    # observed on MindSpore 2.10 CPU: a ValueError for mismatched gamma/beta; momentum=1.5 is accepted
+    with pytest.raises(ValueError, match="gamma or beta shape must match input shape"):
+        P.LayerNorm()(Tensor(X), Tensor(G[:2]), Tensor(B))
+    assert P.BatchNorm(momentum=1.5).momentum == 1.5
+
+
 def test_every_norm_layer_name_is_tested():
     source = open(__file__).read().split("def test_every_norm")[0]
     assert all(f"P.{n}" in source for n in norm_layer_ops.__all__)

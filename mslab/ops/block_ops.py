@@ -10,7 +10,6 @@ transpose's is the inverse transpose).
 import numpy as np
 
 from mslab.core.op_registry import F
-from mslab.ops.primitive import normalize_axis
 
 __all__ = ["DepthToSpace"]
 
@@ -18,10 +17,15 @@ __all__ = ["DepthToSpace"]
 def repeat_elements(x, rep, axis=0):
     """Each element of ``x`` repeated ``rep`` times along ``axis`` (``[[1, 2]]`` -> ``[[1, 1, 2, 2]]`` for
     rep=2, axis=1), as ``numpy.repeat``."""
+    # MindSpore 2.10's messages (observed)
     if isinstance(rep, bool) or not isinstance(rep, (int, np.integer)) or rep < 1:
-        raise ValueError(f"For 'repeat_elements', the 'rep' must be an int >= 1, but got {rep!r}.")
+        raise ValueError(f"For 'repeat_elements', the 'rep' must be in range of (0, 2147483647], but got {rep} with "
+                         f"type '{type(rep).__name__}'.")
     shape = tuple(x.shape)
-    axis, = normalize_axis(int(axis), len(shape), "repeat_elements")
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"For 'repeat_elements', the 'axis' must be in range of [{-len(shape)}, {len(shape)}), but "
+                         f"got {axis} with type '{type(axis).__name__}'.")
+    axis = int(axis) % len(shape)
     spread = F.broadcast_to(F.expand_dims(x, axis + 1), shape[:axis + 1] + (int(rep),) + shape[axis + 1:])
     return F.reshape(spread, shape[:axis] + (shape[axis] * int(rep),) + shape[axis + 1:])
 
@@ -31,14 +35,17 @@ class DepthToSpace:
 
     def __init__(self, block_size):
         if isinstance(block_size, bool) or not isinstance(block_size, (int, np.integer)) or block_size < 2:
-            raise ValueError(f"For 'DepthToSpace', the 'block_size' must be an int >= 2, but got {block_size!r}.")
+            raise ValueError(f"For 'DepthToSpace', the 'block_size' should be >= : 2, but got {block_size}.")
         self.block_size = int(block_size)
 
     def __call__(self, x):
         b = self.block_size
-        if len(x.shape) != 4 or x.shape[1] % (b * b):
-            raise ValueError(f"For 'DepthToSpace', the input must be 4-D (N, C, H, W) with C divisible by "
-                             f"block_size * block_size = {b * b}, but got shape {tuple(x.shape)}.")
+        if len(x.shape) != 4:
+            raise ValueError(f"For 'DepthToSpace', the input must be 4-D (N, C, H, W), but got shape {tuple(x.shape)}.")
+        if x.shape[1] % (b * b):  # MindSpore 2.10's message (observed)
+            raise ValueError(f"For DepthToSpace, the square of block_size must be smaller than the input channel, but "
+                             f"got the block_size is {b}, and the input channel is {x.shape[1]}. (The channels must "
+                             f"be a multiple of block_size * block_size.)")
         n, c, h, w = x.shape
         blocks = F.reshape(x, (n, b, b, c // (b * b), h, w))
         return F.reshape(F.transpose(blocks, (0, 3, 4, 1, 5, 2)), (n, c // (b * b), h * b, w * b))

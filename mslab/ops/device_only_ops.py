@@ -40,7 +40,7 @@ class Einsum(_DeviceOnly):
 
     def __init__(self, equation):
         if not isinstance(equation, str):
-            raise TypeError(f"For 'Einsum', the 'equation' must be a str, but got {type(equation).__name__}.")
+            raise TypeError(f"the equation must be str! (For 'Einsum', got {type(equation).__name__}.)")
         super().__init__(equation=equation.replace(" ", ""))
 
 

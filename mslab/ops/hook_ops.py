@@ -52,8 +52,7 @@ class HookBackward:
 
     def __init__(self, hook_fn, cell_id=""):
         if not callable(hook_fn):
-            raise TypeError(f"For 'HookBackward', the 'hook_fn' must be a function, but got "
-                            f"{type(hook_fn).__name__}.")
+            raise TypeError(f"Expected a callable hook function, but got {type(hook_fn).__name__}.")
         self.hook_fn, self.cell_id = hook_fn, cell_id
         self.name = getattr(hook_fn, "__name__", "hook_fn")
         self._identity = HookIdentity(self)

@@ -156,8 +156,8 @@ class KLDivLoss:
 
     def __init__(self, reduction="mean"):
         if reduction not in ("none", "mean", "batchmean", "sum"):
-            raise ValueError(f"For 'KLDivLoss', the 'reduction' must be in ['none', 'mean', 'batchmean', 'sum'], "
-                             f"but got {reduction!r}.")
+            raise ValueError(f"For 'KLDivLoss', the 'reduction' must be str and must be in "
+                             f"'['none', 'mean', 'batchmean', 'sum']', but got {reduction!r}.")
         self.reduction = reduction
 
     def __call__(self, logits, labels):

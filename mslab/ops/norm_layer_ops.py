@@ -34,10 +34,10 @@ class LayerNorm:
         rank = len(x.shape)
         norm_axis, params_axis = self.begin_norm_axis % rank, self.begin_params_axis % rank
         want = tuple(x.shape[params_axis:])
-        for what, v in (("gamma", gamma), ("beta", beta)):
-            if tuple(v.shape) != want:
-                raise ValueError(f"For 'LayerNorm', the shape of '{what}' must be x.shape[begin_params_axis:] = "
-                                 f"{want}, but got {tuple(v.shape)}.")
+        if tuple(gamma.shape) != want or tuple(beta.shape) != want:  # MindSpore 2.10's message (observed)
+            raise ValueError(f"For 'LayerNorm', gamma or beta shape must match input shape, but got input shape: "
+                             f"{tuple(x.shape)}, gamma shape: {tuple(gamma.shape)}, beta shape: {tuple(beta.shape)} "
+                             f"(both must be x.shape[begin_params_axis:] = {want}).")
         axes = tuple(range(norm_axis, rank))
         mean = F.reduce_mean(x, axes, True)
         centered = F.sub(x, mean)
@@ -55,8 +55,6 @@ class BatchNorm:
     variance)`` -> 5 tensors (see the module docstring)."""
 
     def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
-        if not 0.0 <= momentum <= 1.0:
-            raise ValueError(f"For 'BatchNorm', the 'momentum' must be in range [0, 1], but got {momentum}.")
         if data_format != "NCHW":
             raise ValueError(f"For 'BatchNorm', mslab supports data_format='NCHW' only, but got {data_format!r}.")
         self.is_training, self.epsilon, self.momentum = bool(is_training), float(epsilon), float(momentum)

@@ -101,7 +101,8 @@ class MirrorPad:
 
     def __init__(self, mode="REFLECT"):
         if mode not in ("REFLECT", "SYMMETRIC"):
-            raise ValueError(f"For 'MirrorPad', the 'mode' must be 'REFLECT' or 'SYMMETRIC', but got {mode!r}.")
+            raise ValueError(f"For 'MirrorPad', the 'mode' must be str and must be in '['REFLECT', 'SYMMETRIC']', but "
+                             f"got {mode!r}.")
         self.mode = mode
 
     def __call__(self, x, paddings):

@@ -50,7 +50,7 @@ class MultinomialDraw(_Random):
 
     def infer(self, x, num_samples):
         if len(x.shape) not in (1, 2):
-            raise ValueError(f"For 'multinomial', the dimension of 'input' must be 1 or 2, but got {len(x.shape)}.")
+            raise ValueError(f"For 'multinomial', the dimension of inputs must be 1d or 2d, but got {len(x.shape)}.")
         return tuple(x.shape[:-1]) + (int(num_samples),), np.dtype(np.int32)
 
     def compute(self, x, num_samples):
@@ -92,7 +92,7 @@ def randint(low, high, size, seed=None, *, dtype=None):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise TypeError(f"For 'randint_like', '{what}' must be an int, but got {type(v)}.")
     if not isinstance(size, tuple):
-        raise TypeError(f"For 'randint', 'size' must be a tuple of ints, but got {size!r}.")
+        raise ValueError(f"For 'randint', the input 'size' must be a tuple, but got {size!r}.")
     if low >= high:  # MindSpore's kernel error (observed)
         raise RuntimeError(f"For 'Random', invalid min/max values: ({low}/{high})")
     dtype = mstype.int64 if dtype is None else dtype
