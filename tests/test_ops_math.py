@@ -124,6 +124,7 @@ UNARY = {
     "Sqrt": (F.sqrt, {"lo": 0.2, "hi": 3.0}),
     "Square": (F.square, {}),
     "Reciprocal": (F.reciprocal, {"min_abs": 0.3}),
+    "Rsqrt": (F.rsqrt, {"lo": 0.2, "hi": 3.0}),
     "Abs": (F.abs, {"min_abs": 0.1}),
     "Tanh": (F.tanh, {}),
     "Sin": (F.sin, {}),

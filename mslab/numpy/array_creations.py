@@ -6,12 +6,13 @@ they depend on their input as MindSpore's do (with a zero gradient).
 """
 import numpy as np
 
+from mslab.core.dtype import float16, float32, float64
 from mslab.core.tensor import Tensor
 from mslab.numpy.convert import default_np_dtype, ms_dtype, np_dtype, to_tensor
 from mslab.ops import functional as F
 
 __all__ = ["arange", "linspace", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
-           "array", "asarray"]
+           "array", "asarray", "rand"]
 
 
 def _shape(shape):
@@ -96,3 +97,12 @@ def array(obj, dtype=None, copy=True, ndmin=0):
 def asarray(a, dtype=None):
     """``a`` as a Tensor (Tensors come back as they are)."""
     return array(a, dtype)
+
+
+def rand(*shape, dtype=float32):
+    """Samples of U[0, 1) of shape ``shape`` (``rand(2, 3)`` or ``rand((2, 3))``; ``rand()`` has shape (1,), as
+    MindSpore's); ``dtype`` float16, float32 or float64."""
+    if dtype not in (float16, float32, float64):
+        raise ValueError(f"The argument 'dtype' must be 'mindspore.float64', 'mindspore.float32' or "
+                         f"'mindspore.float16', but got {dtype}")
+    return F.rand(*(shape or (1,)), dtype=dtype)

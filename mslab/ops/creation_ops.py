@@ -60,6 +60,12 @@ class ScalarToArray:
         return "ScalarToArray"
 
 
+def scalar_to_array(input_x):
+    """``F.scalar_to_array(x)``: ``P.ScalarToArray()(x)``, which MindSpore 2.10 cannot run (the same RuntimeError,
+    observed for F.scalar_to_array too)."""
+    return ScalarToArray()(input_x)
+
+
 def full(size, fill_value, *, dtype=None):
     """A tensor of shape ``size`` filled with ``fill_value`` (Int64 unless ``dtype`` says otherwise)."""
     return F.fill(mstype.int64 if dtype is None else dtype, tuple(size), fill_value)
@@ -126,5 +132,5 @@ def make_range(start, limit=None, delta=1):
     return tuple(range(int(start), int(limit), int(delta)))
 
 
-__all__ += ["full", "arange", "linspace", "eye", "diag", "make_range"]
+__all__ += ["scalar_to_array", "full", "arange", "linspace", "eye", "diag", "make_range"]
 F.register(globals(), __all__)

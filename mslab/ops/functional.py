@@ -8,6 +8,7 @@ from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.core import missing_names as _missing_names
 from mslab.ops.array_ops import *
 from mslab.ops.assign_ops import *
+from mslab.ops.block_ops import *
 from mslab.ops.broadcast_ops import *
 from mslab.ops.collective_ops import *
 from mslab.ops.composite_ops import partial
@@ -16,6 +17,8 @@ from mslab.ops.creation_ops import *
 from mslab.ops.ctc_ops import *
 from mslab.ops.cumulative_ops import *
 from mslab.ops.detection_ops import *
+from mslab.ops.device_only_ops import *
+from mslab.ops.grid_sample_ops import *
 from mslab.ops.host_ops import Print
 from mslab.ops.index_ops import *
 from mslab.ops.interpolate_ops import *
@@ -28,6 +31,7 @@ from mslab.ops.norm_ops import *
 from mslab.ops.normalize_ops import *
 from mslab.ops.pad_ops import *
 from mslab.ops.pool_ops import *
+from mslab.ops.random_draw_ops import *
 from mslab.ops.random_ops import *
 from mslab.ops.reduce_ops import *
 from mslab.ops.resize_ops import *

@@ -10,10 +10,12 @@
 
 The target's entry is picked with a one-hot of the target, zeroed where the target is ignore_index.
 """
+import numpy as np
+
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import F
 
-__all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss"]
+__all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss", "KLDivLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -140,6 +142,35 @@ class SigmoidCrossEntropyWithLogits:
 
     def __call__(self, logits, labels):
         return binary_cross_entropy_with_logits(logits, labels, reduction="none")
+
+
+
+class KLDivLoss:
+    """``ops.KLDivLoss(reduction='mean')(logits, labels)``: the Kullback-Leibler divergence of labels from
+    exp(logits) (logits are log-probabilities):
+
+        l_i = labels_i * (log(labels_i) - logits_i)       (0 where labels_i = 0)
+
+    reduced as 'none', 'sum', 'mean' (sum / number of elements) or 'batchmean' (sum / shape[0]). As MindSpore
+    2.10's, the gradient flows to logits only (-labels); the labels' gradient is zero (observed)."""
+
+    def __init__(self, reduction="mean"):
+        if reduction not in ("none", "mean", "batchmean", "sum"):
+            raise ValueError(f"For 'KLDivLoss', the 'reduction' must be str and must be in "
+                             f"'['none', 'mean', 'batchmean', 'sum']', but got {reduction!r}.")
+        self.reduction = reduction
+
+    def __call__(self, logits, labels):
+        t = F.stop_gradient(labels)
+        positive = F.greater(t, F.zeros_like(t))
+        loss = F.sub(F.mul(t, F.log(F.select(positive, t, F.ones_like(t)))), F.mul(t, logits))
+        if self.reduction == "none":
+            return loss
+        total = F.reduce_sum(loss)
+        if self.reduction == "sum":
+            return total
+        count = loss.shape[0] if self.reduction == "batchmean" and loss.shape else max(1, int(np.prod(loss.shape)))
+        return F.div(total, float(count))
 
 
 __all__ += ["reduce_loss", "nll_loss", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits",

@@ -86,5 +86,19 @@ def std(input, axis=None, ddof=0, keepdims=False):  # noqa: A002 - MindSpore's a
     return F.sqrt(var(input, axis, ddof, keepdims))
 
 
-__all__ += ["vector_norm", "matrix_norm", "norm", "var", "std"]
+
+def cdist(x1, x2, p=2.0):
+    """Pairwise p-norm distances between the rows of x1 (B, P, M) and x2 (B, R, M), or (P, M) and (R, M):
+    ``out[b, i, j] = ||x1[b, i] - x2[b, j]||_p``, shape (B, P, R) (``ops.cdist``)."""
+    if len(x1.shape) not in (2, 3) or len(x1.shape) != len(x2.shape):  # MindSpore 2.10's messages (observed)
+        raise ValueError(f"For primitive[Cdist], the input_x dim must be in [2,3], but got {len(x1.shape)} (x1 "
+                         f"{tuple(x1.shape)}, x2 {tuple(x2.shape)}: both 2-D or both 3-D).")
+    if x1.shape[-1] != x2.shape[-1]:
+        r = len(x1.shape) - 1
+        raise ValueError(f"For Primitive[Cdist], the number of columns of 'x' must be the same as the number of 'y', "
+                         f"but got 'x_shape[{r}]': {x1.shape[-1]} and 'y_shape[{r}]': {x2.shape[-1]}")
+    diff = F.sub(F.expand_dims(x1, -2), F.expand_dims(x2, -3))
+    return vector_norm(diff, ord=float(p), dim=-1)
+
+__all__ += ["cdist", "vector_norm", "matrix_norm", "norm", "var", "std"]
 F.register(globals(), __all__)

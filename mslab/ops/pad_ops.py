@@ -10,7 +10,7 @@ import numpy as np
 from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 
-__all__ = ["Pad"]
+__all__ = ["Pad", "MirrorPad"]
 
 PAD_MODES = ("constant", "reflect", "replicate", "circular", "symmetric")
 
@@ -92,6 +92,31 @@ class Pad:
 
     def __repr__(self):
         return f"Pad(paddings={self.paddings})"
+
+
+class MirrorPad:
+    """``P.MirrorPad(mode='REFLECT')(x, paddings)``: ``paddings`` an int Tensor of shape (rank, 2), one (before,
+    after) pair per axis, mirrored without the edge (REFLECT: [1 2 3] -> [3 2 | 1 2 3 | 2 1]) or with it
+    (SYMMETRIC: [2 1 | 1 2 3 | 3 2]), as ``numpy.pad``'s reflect and symmetric modes (checked on MindSpore 2.10)."""
+
+    def __init__(self, mode="REFLECT"):
+        if mode not in ("REFLECT", "SYMMETRIC"):
+            raise ValueError(f"For 'MirrorPad', the 'mode' must be str and must be in '['REFLECT', 'SYMMETRIC']', but "
+                             f"got {mode!r}.")
+        self.mode = mode
+
+    def __call__(self, x, paddings):
+        pairs = paddings.asnumpy() if isinstance(paddings, Tensor) else np.asarray(paddings)
+        if pairs.shape != (len(x.shape), 2) or pairs.dtype.kind not in "iu":
+            raise ValueError(f"For 'MirrorPad', 'paddings' must be an int Tensor of shape ({len(x.shape)}, 2) for an "
+                             f"input of rank {len(x.shape)}, but got {pairs.dtype} of shape {pairs.shape}")
+        for axis, (before, after) in enumerate(pairs.tolist()):
+            if before or after:
+                x = pad_axis(x, axis, before, after, self.mode.lower())
+        return x
+
+    def __repr__(self):
+        return f"MirrorPad(mode={self.mode!r})"
 
 
 def _check_rank(mode, rank, pairs):

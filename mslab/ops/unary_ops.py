@@ -18,6 +18,7 @@ __all__ = [
     "Neg",
     "ReLU",
     "Reciprocal",
+    "Rsqrt",
     "ReluGrad",
     "Round",
     "Sigmoid",
@@ -95,6 +96,15 @@ class Reciprocal(_Unary):
     def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
     def compute(self, x): return np.reciprocal(x if x.dtype.kind == "f" else x.astype(np.float32))
     def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.mul(out, out))),)
+
+
+class Rsqrt(_Unary):
+    """1 / sqrt(x) (``ops.Rsqrt``): inf at 0, nan below.  d/dx = -dout * out^3 / 2."""
+    floats_only = True
+    def compute(self, x):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.reciprocal(np.sqrt(x))
+    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.mul(F.mul(out, F.mul(out, out)), -0.5)),)
 
 
 class Square(_Unary):
@@ -214,6 +224,7 @@ sin = Sin()
 cos = Cos()
 square = Square()
 reciprocal = Reciprocal()
+rsqrt = Rsqrt()
 abs = Abs()
 sign = Sign()
 floor = Floor()
@@ -231,6 +242,6 @@ def round(input, *, decimals=0):  # noqa: A001, A002 - MindSpore's names
     return _round(input)
 
 
-__all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "abs", "sign",
-            "floor", "tanh", "sigmoid", "relu", "relu_grad", "round"]
+__all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "rsqrt",
+            "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "round"]
 F.register(globals(), __all__)
