@@ -63,6 +63,7 @@ from mslab.train import (
     Model,
     ModelCheckpoint,
     RunContext,
+    SummaryCollector,
     TimeMonitor,
     connect_network_with_dataset,
 )
