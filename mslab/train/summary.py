@@ -100,7 +100,8 @@ class SummaryRecord:
         if not isinstance(tag, str) or not tag:
             raise TypeError(f'For "{op_name}", the name must be valid string, but got "{tag}".')
         if not isinstance(value, Tensor):
-            raise TypeError(f'For "{op_name}", the parameter "value" expect to be Tensor, but got {type(value).__name__}')
+            raise TypeError(f'For "{op_name}", the parameter "value" expect to be Tensor, '
+                            f'but got {type(value).__name__}')
         array = value.asnumpy()
         if plugin == "scalar" and array.size != 1:
             raise ValueError(f'For "{op_name}", the v rank must be less than or equal to 1, but got {len(array)}.')
