@@ -12,6 +12,7 @@ from mslab.amp import DynamicLossScaleManager, FixedLossScaleManager
 from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.common.device import set_device
 from mslab.common.run_check import run_check
+from mslab.common.sparse_tensor import COOTensor, RowTensor
 from mslab.core import allocator as _allocator
 from mslab.core import dtype
 from mslab.core import missing_names as _missing_names
