@@ -69,7 +69,14 @@ from mslab.train import (
     connect_network_with_dataset,
 )
 from mslab.train.data_sink import data_sink
-from mslab.train.serialization import export, load, load_checkpoint, load_param_into_net, save_checkpoint
+from mslab.train.serialization import (
+    export,
+    load,
+    load_checkpoint,
+    load_distributed_checkpoint,
+    load_param_into_net,
+    save_checkpoint,
+)
 from mslab.train.summary import SummaryRecord
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use

@@ -5,6 +5,7 @@ for to describe tensor sharding across devices (``Layout``, ``AutoParallel``) ex
 arguments as MindSpore 2.10 does; like MindSpore on a single CPU process, they leave the computation as it is.
 """
 from mslab.core import missing_names as _missing_names
+from mslab.parallel import nn
 from mslab.parallel.auto_parallel import AutoParallel
 from mslab.parallel.pipeline_shared import sync_pipeline_shared_parameters
 from mslab.parallel.ps_context import get_ps_context, reset_ps_context, set_ps_context
