@@ -82,7 +82,9 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
                          "(mslab has no bfloat16).")
     if amp_level == "O0":
         return network
-    if amp_level == "O1":
+    if amp_level == "O1" and isinstance(network, AMP_WHITE_LIST) and not _set_by_user(network):
+        network = _OutputTo32(network.to_float(dtype))  # a white-list Cell on its own (observed: Dense at O1)
+    elif amp_level == "O1":
         _replace_children(network, lambda c: isinstance(c, AMP_WHITE_LIST), lambda c: _OutputTo32(c.to_float(dtype)),
                           keep_user_set=True)
     elif amp_level == "O2":
