@@ -32,8 +32,8 @@ def test_o0_is_plain_float32_training():
     # observed on MindSpore 2.10 CPU (loss_scale_manager=None). MindSpore's O1 (its rewritten "DenseOpt")
     # drifts from its own O2 by 7e-4 at the third step; mslab's O1 follows O2 there (not chased further).
     ("O1", [0.95624965, 0.52606857, 0.22769122], 1e-3),
-    ("O2", [0.95624965, 0.5259297, 0.2278874], 5e-5),
-    ("O3", [0.95624965, 0.5259297, 0.2278874], 5e-5),
+    ("O2", [0.95624965, 0.5259297, 0.2278874], 2e-4),
+    ("O3", [0.95624965, 0.5259297, 0.2278874], 2e-4),
 ])
 def test_float16_levels(level, expected, rtol):
     losses, _ = _train(level, loss_scale_manager=None)
