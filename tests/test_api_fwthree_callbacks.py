@@ -63,3 +63,28 @@ def test_on_request_exit_argument_errors(tmp_path, kwargs, message):
     with pytest.raises(ValueError) as err:
         OnRequestExit(directory=str(tmp_path), **kwargs)
     assert str(err.value) == message
+
+
+# ---- profiler.DynamicProfilerMonitor ----------------------------------------------------------------------------
+def test_dynamic_profiler_monitor_keeps_the_config_file(tmp_path, capsys):
+    from mslab.profiler import DynamicProfilerMonitor
+    from mslab.profiler.dynamic import DEFAULT_CONFIG
+
+    with pytest.warns(UserWarning, match="collects nothing"):
+        monitor = DynamicProfilerMonitor(cfg_path=str(tmp_path / "cfg"), output_path=str(tmp_path / "out"))
+    path = tmp_path / "cfg" / "profiler_config.json"
+    # observed on MindSpore 2.10 CPU: "[Dynamic Profiler] Init config json file: <cfg>/profiler_config.json"
+    # and this file (start_step and stop_step -1: nothing is profiled)
+    assert f"[Dynamic Profiler] Init config json file: {path}" in capsys.readouterr().out
+    assert list(monitor.config()) == list(DEFAULT_CONFIG) and monitor.config()["start_step"] == -1
+    assert DEFAULT_CONFIG["activities"] == ["CPU", "NPU"] and DEFAULT_CONFIG["prof_path"] == "./"
+    assert [monitor.step() for _ in range(3)] == [None] * 3  # observed: step() returns None
+    assert not (tmp_path / "out").exists()  # no window was set: MindSpore writes nothing either
+
+
+def test_dynamic_profiler_monitor_needs_cfg_path():
+    from mslab.profiler import DynamicProfilerMonitor
+
+    # observed on MindSpore 2.10 CPU
+    with pytest.raises(TypeError, match="If you set 'MSMONITOR_USE_DAEMON' to not 1, The cfg_path must be a string."):
+        DynamicProfilerMonitor()
