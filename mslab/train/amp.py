@@ -25,9 +25,9 @@ __all__ = ["auto_mixed_precision", "AMP_WHITE_LIST", "AMP_BLACK_LIST"]
 _WHITE_NAMES = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose", "Dense",
                 "LSTMCell", "RNNCell", "GRUCell", "ReLU", "PReLU"]
 # The classes mslab has (another helper may add the rest; a name mslab lacks cannot be in a network).
-AMP_WHITE_LIST = tuple(c for c in (getattr(_layer, n, None) for n in _WHITE_NAMES) if c is not None)
-AMP_BLACK_LIST = tuple(getattr(_layer, n) for n in ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
-                       if hasattr(_layer, n))
+AMP_WHITE_LIST = tuple(c for c in (vars(_layer).get(n) for n in _WHITE_NAMES) if c is not None)  # no missing-name hook
+AMP_BLACK_LIST = tuple(vars(_layer)[n] for n in ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
+                       if n in vars(_layer))
 
 
 class _OutputTo16(Cell):

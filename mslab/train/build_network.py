@@ -26,7 +26,7 @@ _LEVELS = ["O0", "O1", "O2", "O3", "auto"]
 _CONFIG = {"O0": (False, mstype.float32, False), "O1": (False, mstype.float32, False),
            "O2": (True, mstype.float16, True), "O3": (False, mstype.float16, False),
            "auto": (False, mstype.float32, False)}
-_BATCH_NORMS = tuple(getattr(_layer, n) for n in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d") if hasattr(_layer, n))
+_BATCH_NORMS = tuple(vars(_layer)[n] for n in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d") if n in vars(_layer))
 
 
 class _Float32LossCell(Cell):
