@@ -8,9 +8,11 @@ compiles to) and ``record`` (the PYNATIVE tape).
 # so importing it completes the engine (core, ir, ops, autodiff) before the API modules build on it.
 from mslab import ops  # isort: skip
 from mslab import common, dataset, nn, train
+from mslab.amp import DynamicLossScaleManager, FixedLossScaleManager
 from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.common.device import set_device
 from mslab.common.run_check import run_check
+from mslab.common.sparse_tensor import COOTensor, RowTensor
 from mslab.core import allocator as _allocator
 from mslab.core import dtype
 from mslab.core import missing_names as _missing_names
@@ -45,8 +47,11 @@ from mslab.core.dtype import (
 from mslab.core.seed import get_seed, set_seed
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor, tensor
 from mslab.ir.tape import record
+from mslab.parallel.pipeline_shared import sync_pipeline_shared_parameters
+from mslab.parallel.ps_context import get_ps_context, reset_ps_context, set_ps_context
 from mslab.profiler import Profiler
 from mslab.runtime.compiled import jit, jit_class, ms_function, trace
+from mslab.runtime.lazy_inline import lazy_inline
 from mslab.train import (
     Callback,
     CheckpointConfig,
@@ -55,14 +60,23 @@ from mslab.train import (
     History,
     LearningRateScheduler,
     LossMonitor,
+    Metric,
     Model,
     ModelCheckpoint,
     RunContext,
+    SummaryCollector,
     TimeMonitor,
     connect_network_with_dataset,
 )
 from mslab.train.data_sink import data_sink
-from mslab.train.serialization import export, load_checkpoint, load_param_into_net, save_checkpoint
+from mslab.train.serialization import (
+    export,
+    load,
+    load_checkpoint,
+    load_distributed_checkpoint,
+    load_param_into_net,
+    save_checkpoint,
+)
 from mslab.train.summary import SummaryRecord
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error; mslab.numpy loads on first use

@@ -19,12 +19,14 @@ from mslab.nn.wrap import loss_scale
 from mslab.ops import functional as F
 from mslab.ops.composite_ops import HyperMap
 from mslab.train.amp import auto_mixed_precision
+from mslab.train.build_network import build_train_network
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
 __all__ = [
     "LossScaler", "StaticLossScaler", "DynamicLossScaler", "all_finite", "init_status",
     "FixedLossScaleManager", "DynamicLossScaleManager", "LossScaleManager", "auto_mixed_precision",
+    "build_train_network",
 ]
 
 _map = HyperMap()

@@ -28,7 +28,7 @@ LAYERS = [
     ("runtime", ["mslab.runtime"]),
     ("api", ["mslab.nn", "mslab.dataset", "mslab.train", "mslab.amp", "mslab.communication", "mslab.common",
              "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord", "mslab.parallel",
-             "mslab.log", "mslab.profiler", "mslab.mint"]),
+             "mslab.log", "mslab.profiler", "mslab.mint", "mslab._checkparam", "mslab.experimental"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
     ("top", ["mslab.__init__"]),
 ]

@@ -8,6 +8,7 @@ from mslab.communication.management import (
     MCCL_WORLD_COMM_GROUP,
     NCCL_WORLD_COMM_GROUP,
     GlobalComm,
+    create_group,
     get_group_size,
     get_local_rank,
     get_rank,

@@ -47,8 +47,30 @@ def release():
     GlobalComm.INITED = False
 
 
+# groups made by create_group over every rank: other names for the world group
+_USER_GROUPS = {}
+
+
+def create_group(group, rank_ids, options=None):
+    """Name a group of ranks (``create_group("g", [0, 1])``); mslab offers groups of every rank only.
+
+    Before ``init()`` this is MindSpore 2.10's RuntimeError (observed on CPU). mslab's world is one MPI
+    communicator, so a group must hold every rank once; then ``group`` names the world group.
+    """
+    del options  # backend options (HCCL buffer sizes): nothing to tune on MPI
+    if not GlobalComm.INITED:
+        raise RuntimeError("Distributed Communication has not been inited.You can't invoke this interface yet. "
+                           "Please call `init()` method first.")
+    if not isinstance(group, str):
+        raise TypeError(f"For 'create_group', the argument 'group' must be a str, but got {type(group).__name__}")
+    if not isinstance(rank_ids, (list, tuple)) or sorted(rank_ids) != list(range(comm.size())):
+        raise ValueError(f"create_group({group!r}): mslab offers only groups of every rank "
+                         f"{list(range(comm.size()))}, got rank_ids {rank_ids!r}")
+    _USER_GROUPS[group] = list(rank_ids)
+
+
 def _check_group(group):
-    if group is not None and group not in _WORLD_GROUPS.values():
+    if group is not None and group not in _WORLD_GROUPS.values() and group not in _USER_GROUPS:
         raise ValueError(f"mslab has only the world group ({GlobalComm.WORLD_COMM_GROUP!r}), got group {group!r}")
 
 

@@ -38,6 +38,7 @@ from mslab.ops.slice_ops import *
 from mslab.ops.sort_ops import *
 from mslab.ops.special_ops import *
 from mslab.ops.status_ops import *
+from mslab.ops.summary_ops import *
 from mslab.ops.unary_ops import *
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

@@ -10,6 +10,7 @@ runs use ``mslab.record()`` (PYNATIVE) or ``mslab.trace(net, x)`` (GRAPH); to ti
 import warnings
 
 from mslab.core import missing_names as _missing_names
+from mslab.profiler.dynamic import DynamicProfilerMonitor
 from mslab.profiler.schedule import (
     AicoreMetrics,
     ProfilerAction,
@@ -21,8 +22,8 @@ from mslab.profiler.schedule import (
     tensorboard_trace_handler,
 )
 
-__all__ = ["Profiler", "profile", "schedule", "tensorboard_trace_handler", "mstx", "ProfilerAction",
-           "ProfilerActivity", "ProfilerLevel", "AicoreMetrics"]
+__all__ = ["Profiler", "profile", "DynamicProfilerMonitor", "schedule", "tensorboard_trace_handler", "mstx",
+           "ProfilerAction", "ProfilerActivity", "ProfilerLevel", "AicoreMetrics"]
 
 
 class Profiler:

@@ -11,6 +11,7 @@ from mslab.train.callback import (
     ModelCheckpoint,
     ProgressBar,
     RunContext,
+    SummaryCollector,
     TimeMonitor,
 )
 from mslab.train.data_sink import data_sink

@@ -25,9 +25,9 @@ __all__ = ["auto_mixed_precision", "AMP_WHITE_LIST", "AMP_BLACK_LIST"]
 _WHITE_NAMES = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose", "Dense",
                 "LSTMCell", "RNNCell", "GRUCell", "ReLU", "PReLU"]
 # The classes mslab has (another helper may add the rest; a name mslab lacks cannot be in a network).
-AMP_WHITE_LIST = tuple(c for c in (getattr(_layer, n, None) for n in _WHITE_NAMES) if c is not None)
-AMP_BLACK_LIST = tuple(getattr(_layer, n) for n in ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
-                       if hasattr(_layer, n))
+AMP_WHITE_LIST = tuple(c for c in (vars(_layer).get(n) for n in _WHITE_NAMES) if c is not None)  # no missing-name hook
+AMP_BLACK_LIST = tuple(vars(_layer)[n] for n in ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
+                       if n in vars(_layer))
 
 
 class _OutputTo16(Cell):
@@ -82,7 +82,9 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
                          "(mslab has no bfloat16).")
     if amp_level == "O0":
         return network
-    if amp_level == "O1":
+    if amp_level == "O1" and isinstance(network, AMP_WHITE_LIST) and not _set_by_user(network):
+        network = _OutputTo32(network.to_float(dtype))  # a white-list Cell on its own (observed: Dense at O1)
+    elif amp_level == "O1":
         _replace_children(network, lambda c: isinstance(c, AMP_WHITE_LIST), lambda c: _OutputTo32(c.to_float(dtype)),
                           keep_user_set=True)
     elif amp_level == "O2":

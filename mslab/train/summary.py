@@ -6,7 +6,8 @@ to plot. mslab keeps MindSpore's interface and checks (``add_value`` then ``reco
 context manager) and writes the same file name, but as JSON lines: one object per ``record`` call,
 ``{"step": 3, "scalar": {"loss": 0.25}, "histogram": {...}}`` with values as nested lists, which a
 learner can read back with ``json`` (``SummaryRecord.read(path)``). MindInsight cannot read it.
-mslab has no summary ops (``ops.ScalarSummary`` inside a network); values come from ``add_value``.
+Values come from ``add_value`` and from the summary ops run since the last ``record``
+(``ops.ScalarSummary()("loss", loss)`` inside ``construct``, both modes; mslab.ops.summary_ops).
 """
 import json
 import os
@@ -14,7 +15,7 @@ import time
 
 import numpy as np
 
-from mslab.core import log
+from mslab.core import log, summary_pool
 from mslab.core.tensor import Tensor
 from mslab.nn.cell import Cell
 
@@ -82,6 +83,8 @@ class SummaryRecord:
         if self._closed:
             log.error("For 'SummaryRecord', The record writer is closed, please check if close() method is called")
             return False
+        for op_name, tag, value in summary_pool.take():
+            self._add_from_op(op_name, tag, value)
         entry = {"step": step}
         for plugin, values in self._pool.items():
             if values and (plugin_filter is None or plugin_filter(plugin)):
@@ -90,6 +93,23 @@ class SummaryRecord:
         with open(self.file_info["file_path"], "a", encoding="utf-8") as f:
             f.write(json.dumps(entry) + "\n")
         return True
+
+    def _add_from_op(self, op_name, tag, value):
+        """A value a summary op kept, checked as MindSpore 2.10 checks it at ``record`` (messages observed)."""
+        plugin = op_name.split("Summary")[0].lower()
+        if not isinstance(tag, str) or not tag:
+            raise TypeError(f'For "{op_name}", the name must be valid string, but got "{tag}".')
+        if not isinstance(value, Tensor):
+            raise TypeError(f'For "{op_name}", the parameter "value" expect to be Tensor, '
+                            f'but got {type(value).__name__}')
+        array = value.asnumpy()
+        if plugin == "scalar" and array.size != 1:
+            raise ValueError(f'For "{op_name}", the v rank must be less than or equal to 1, but got {len(array)}.')
+        if plugin == "image" and array.ndim != 4:
+            raise ValueError(f'For "{op_name}", the tensor seems not to hold a valid image.')
+        if plugin in ("tensor", "histogram") and array.ndim == 0:
+            raise ValueError(f'For "{op_name}", the value should not be empty.')
+        self._pool[plugin][tag] = array.item() if plugin == "scalar" else array.tolist()
 
     def flush(self):
         """Nothing buffered: each ``record`` is written when called."""

@@ -7,5 +7,6 @@ from mslab.nn.wrap.loss_scale import (
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
+from mslab.nn.wrap.micro_batch import MicroBatchInterleaved, PipelineCell
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error

@@ -18,7 +18,9 @@ from mslab.train.callback._early_stop import EarlyStopping
 from mslab.train.callback._history import History
 from mslab.train.callback._loss_monitor import LossMonitor
 from mslab.train.callback._lr_scheduler_callback import LearningRateScheduler
+from mslab.train.callback._on_request_exit import OnRequestExit
 from mslab.train.callback._progress import ProgressBar
+from mslab.train.callback._summary_collector import SummaryCollector
 from mslab.train.callback._time_monitor import TimeMonitor
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
@@ -26,4 +28,5 @@ __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 __all__ = [
     "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
     "LearningRateScheduler", "EarlyStopping", "History", "ProgressBar", "CallbackParams",
+    "SummaryCollector", "OnRequestExit",
 ]

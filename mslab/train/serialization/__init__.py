@@ -22,14 +22,17 @@ from mslab.core.errors import CheckpointError
 from mslab.core.tensor import Parameter
 from mslab.runtime.cell_call import compiled_graphs
 from mslab.train.serialization._ckpt_format import read_ckpt, write_ckpt
+from mslab.train.serialization._distributed import load_distributed_checkpoint
 from mslab.train.serialization._entries import entries_of
 from mslab.train.serialization._export import export_path, export_text
 from mslab.train.serialization._into_net import load_param_into_net
+from mslab.train.serialization._load_mindir import load
 from mslab.train.serialization._safetensors_format import read_safetensors, write_safetensors
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError", "export"]
+__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError", "export", "load",
+           "load_distributed_checkpoint"]
 
 FORMATS = ("ckpt", "safetensors")
 # the temporary names _write_atomically gives: ".<file name>.<pid>.<random>.tmp"
