@@ -129,3 +129,14 @@ def test_one_update_node_per_weight_and_clear_errors():
 
 def test_every_primitive_of_the_family_is_tested():
     assert set(optim_ops.__all__) == {"ApplyMomentum", "SGD"}
+
+
+@pytest.mark.parametrize("momentum", [0.0, 0.9])
+def test_nn_sgd_parameters_as_mindspore(momentum):
+    net = nn.Dense(2, 1)
+    opt = nn.SGD(net.trainable_params(), 0.1, momentum=momentum)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    # observed on MindSpore 2.10 CPU: the same names in this order, momentum a float32 Parameter (0.0 / 0.9)
+    assert [p.name for p in train.get_parameters()] == ["weight", "bias", "global_step", "learning_rate", "momentum",
+                                                        "accum.weight", "accum.bias", "stat.weight", "stat.bias"]
+    np.testing.assert_allclose(opt.momentum.asnumpy(), np.float32(momentum))

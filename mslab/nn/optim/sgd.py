@@ -4,13 +4,12 @@
     w = w - lr * v                              (nesterov: w = w - lr * (g + momentum * v))
 
 With ``momentum=0`` it is plain ``w = w - lr * g``. State: ``accum.<name>`` (v) and ``stat.<name>``
-(1 until the first step, then 0: how the first step is told apart without Python branching). Each weight
+(1 until the first step, then 0: how the first step is told apart without Python branching), and the
+Parameter ``momentum`` (as in MindSpore's parameter list and checkpoints). Each weight
 is updated by one ``SGD`` node, as in MindSpore (inside ``skip_update_if``, by the element-wise ops).
 """
-import numpy as np
 
-from mslab.core.tensor import Tensor
-from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state
+from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
 from mslab.ops import functional as F
 from mslab.ops.optim_ops import SGD as SGDUpdate
 
@@ -22,30 +21,31 @@ class SGD(Optimizer):
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
                  loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        self.momentum = _check_number("momentum", momentum, owner="SGD")
+        self._momentum = _check_number("momentum", momentum, owner="SGD")
         self.dampening = _check_number("dampening", dampening, owner="SGD")
-        if nesterov and (self.momentum <= 0 or self.dampening != 0):
+        if nesterov and (self._momentum <= 0 or self.dampening != 0):
             raise ValueError("SGD: nesterov needs momentum > 0 and dampening == 0")
         self.nesterov = bool(nesterov)
+        # a Parameter named "momentum" after the weights, as MindSpore's (checkpoints hold it, even when 0)
+        self.momentum = state_param(self._momentum, "momentum")
         self.accum = clone_state(self.parameters, "accum", "zeros")
         self.stat = clone_state(self.parameters, "stat", "ones")
         self._sgd = SGDUpdate(dampening=self.dampening, nesterov=self.nesterov)
-        self._momentum_tensor = Tensor(np.float32(self.momentum))  # the kernel's momentum input, made once
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         out = []
         for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs):
             if self.__dict__.get("_skip_cond") is None:  # one SGD node per weight, as MindSpore's nn.SGD
-                out.append(self._sgd(w, g, lr, v, self._momentum_tensor, s))
+                out.append(self._sgd(w, g, lr, v, self.momentum, s))
                 continue
             # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
             step = g
-            if self.momentum > 0:
+            if self._momentum > 0:
                 first = F.greater(s, 0.0)
-                v_new = F.select(first, g, F.add(F.mul(v, self.momentum), F.mul(g, 1.0 - self.dampening)))
+                v_new = F.select(first, g, F.add(F.mul(v, self._momentum), F.mul(g, 1.0 - self.dampening)))
                 out.append(F.assign(v, self._keep(v, v_new)))
                 out.append(F.assign(s, self._keep(s, F.zeros_like(s))))
-                step = F.add(g, F.mul(v_new, self.momentum)) if self.nesterov else v_new
+                step = F.add(g, F.mul(v_new, self._momentum)) if self.nesterov else v_new
             out.append(F.assign(w, self._keep(w, F.sub(w, F.mul(lr, step)))))
         return tuple(out)
