@@ -76,3 +76,19 @@ def test_training_with_the_optimizer_built_inside(mode):
     # observed on MindSpore 2.10 CPU, both modes
     np.testing.assert_allclose(net.weight.asnumpy(), [[0.8, 0.6]] * 3, rtol=1e-6)
     np.testing.assert_allclose(net.bias.asnumpy(), [-0.2] * 3, rtol=1e-6)
+
+
+def test_loading_a_checkpoint_into_undrawn_parameters_draws_nothing(tmp_path):
+    """load_param_into_net checks dtypes without reading the numbers: an undrawn parameter is filled from the
+    checkpoint and numpy's generator is left where it was (nothing is drawn only to be overwritten)."""
+    net = nn.Dense(2, 3)
+    path = str(tmp_path / "d.ckpt")
+    ms.save_checkpoint(net, path)
+    with no_init_parameters():
+        lazy = nn.Dense(2, 3)
+    np.random.seed(5)
+    expected_next = np.random.rand()
+    np.random.seed(5)
+    ms.load_param_into_net(lazy, ms.load_checkpoint(path))
+    assert np.random.rand() == expected_next
+    np.testing.assert_array_equal(lazy.weight.asnumpy(), net.weight.asnumpy())

@@ -42,7 +42,7 @@ def _fitted(param, new, strict_load):
                           f"argument 'parameter_dict'. But got its shape {tuple(param.shape)} in the argument 'net' "
                           f"and shape {arr.shape} in the argument 'parameter_dict'.")
         arr = arr.reshape(param.shape)
-    want = param.asnumpy().dtype
+    want = param._np_dtype  # not asnumpy(): a parameter built in no_init_parameters would draw numbers first
     if arr.dtype != want:
         kinds = {arr.dtype.kind, want.kind}
         if strict_load or not (kinds == {"f"} or kinds <= {"i"}):
