@@ -7,11 +7,12 @@ Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for``
 Readers of data sets on disk (CIFAR, MNIST, image folders, VOC, COCO, MindRecord, text corpora) are in
 :mod:`mslab.dataset.readers`; samplers in :mod:`mslab.dataset.sources` and :mod:`mslab.dataset.samplers`.
 Transforms live in :mod:`mslab.dataset.vision`, :mod:`mslab.dataset.transforms`, :mod:`mslab.dataset.text`
-and :mod:`mslab.dataset.audio`; ``mslab.dataset.engine`` is MindSpore's old import path of the same names.
+and :mod:`mslab.dataset.audio` (these two load on first use); ``mslab.dataset.engine`` is MindSpore's old
+import path of the same names.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset import audio, combine_ops, config, engine, pipeline_ops, text, transforms, vision
+from mslab.dataset import combine_ops, config, engine, pipeline_ops, transforms, vision
 from mslab.dataset.base import Dataset, Iterator
 from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip

@@ -12,7 +12,6 @@ left out, and images left with none are skipped. A segmentation row is ``image``
 mask PNG's bytes; decoded, an RGB image).
 """
 import os
-import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
@@ -30,6 +29,8 @@ def _read(path, decode, what):
 
 def _objects(path, what):
     """[(name, [xmin, ymin, xmax, ymax], difficult, truncated), ...] of an annotation file."""
+    import xml.etree.ElementTree as ElementTree  # here, not at the top: only VOC reads XML (import mslab stays lean)
+
     try:
         root = ElementTree.parse(path).getroot()
         found = []
