@@ -6,10 +6,10 @@ while tracing, so they return Python values at once, as MindSpore resolves them 
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core import pytree, state
+from mslab.core import pytree
 from mslab.core.op_registry import F
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to
+from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to, write_in_place
 
 __all__ = [
     "Assign",
@@ -186,8 +186,7 @@ class Assign(Primitive):
         return variable.shape, variable.dtype
 
     def compute(self, variable, value):
-        state.before_write(variable)
-        np.copyto(variable, value, casting="unsafe")
+        write_in_place(variable, value)
         return variable
 
     def bprop(self, variable, value, out, dout, needs):

@@ -25,9 +25,8 @@ sums are BLAS dot products over each image's contiguous channel rows, so they ro
 """
 import numpy as np
 
-from mslab.core import state
 from mslab.core.op_registry import F
-from mslab.ops.primitive import Primitive, check_float
+from mslab.ops.primitive import Primitive, check_float, write_in_place
 
 __all__ = ["BatchNorm", "BatchNormGrad", "BatchNormScaleGrad"]
 
@@ -110,8 +109,7 @@ class BatchNorm(Primitive):
         for moving, batch in ((moving_mean, mean), (moving_variance, unbiased)):
             md = moving.dtype
             new = np.add(np.multiply(moving, md.type(m)), np.multiply(batch.astype(md, copy=False), md.type(1.0 - m)))
-            state.before_write(moving)
-            np.copyto(moving, new, casting="unsafe")
+            write_in_place(moving, new)
         return y.reshape(x.shape).astype(out_dtype, copy=False)
 
     def bprop(self, x, scale, bias, moving_mean, moving_variance, out, dout, needs):
@@ -169,5 +167,3 @@ class BatchNormScaleGrad(Primitive):
         _, centered, _, var, _ = batch_statistics(x)
         return (_channel_dot(_rows(dout), centered) * _inv_std(var, self.epsilon)).astype(out_dtype, copy=False)
 
-
-F.register(globals(), [])

@@ -4,23 +4,16 @@ MindSpore's optimizers call one primitive per weight (``nn.Momentum`` calls ``Ap
 calls ``SGD``), so a training step's graph shows one update node per weight; mslab's do the same. Like
 ``Assign`` they are side effects (never merged or removed, run in recording order, after the backward
 nodes that read the weight) and have no gradient. Every array they write is journaled first
-(``core.state.before_write``), so a step that fails part-way can put it back.
+(``primitive.write_in_place``), so a step that fails part-way can put it back.
 
 The arithmetic is the one the element-wise ops would do, in the same order and dtype.
 """
 import numpy as np
 
-from mslab.core import state
-from mslab.core.op_registry import F
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ops.primitive import Primitive, check_float
+from mslab.ops.primitive import Primitive, check_float, write_in_place
 
 __all__ = ["ApplyMomentum", "SGD"]  # MindSpore's P.ApplyMomentum and P.SGD
-
-
-def _write(target, value):
-    state.before_write(target)
-    np.copyto(target, value, casting="unsafe")
 
 
 def _check_like(prim, variable, names, others):
@@ -78,8 +71,8 @@ class ApplyMomentum(Primitive):
                               np.multiply(np.multiply(acc, momentum), learning_rate))
         else:
             new = np.subtract(variable, np.multiply(learning_rate, acc))
-        _write(accumulation, acc)
-        _write(variable, new)
+        write_in_place(accumulation, acc)
+        write_in_place(variable, new)
         return variable
 
 
@@ -121,10 +114,8 @@ class SGD(Primitive):
                            np.multiply(gradient, np.asarray(1.0 - self.dampening, gradient.dtype)))
             acc = np.where(np.greater(stat, np.asarray(0.0, stat.dtype)), gradient, later)
             step = np.add(gradient, np.multiply(acc, momentum)) if self.nesterov else acc
-            _write(accum, acc)
-            _write(stat, np.zeros_like(stat))
-        _write(parameters, np.subtract(parameters, np.multiply(learning_rate, step)))
+            write_in_place(accum, acc)
+            write_in_place(stat, np.zeros_like(stat))
+        write_in_place(parameters, np.subtract(parameters, np.multiply(learning_rate, step)))
         return parameters
 
-
-F.register(globals(), [])  # primitives only: no functional forms

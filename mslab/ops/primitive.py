@@ -271,6 +271,13 @@ def broadcast_shape(prim, *shapes):
     except ValueError:
         raise ValueError(f"shapes {' and '.join(str(tuple(s)) for s in shapes)} cannot be broadcast together") from None
 
+def write_in_place(target, value):
+    """Copy ``value`` into the array ``target`` (a Parameter's), journaled first (``core.state.before_write``) so an
+    all-or-nothing training step that fails later can put the old contents back."""
+    state.before_write(target)
+    np.copyto(target, value, casting="unsafe")
+
+
 def sum_to(g, shape):
     """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
     shape = tuple(shape)

@@ -71,7 +71,7 @@ def clone_state(params, prefix, init="zeros"):
 def all_or_nothing():
     """Run the block; if it raises (even KeyboardInterrupt), write every array it wrote in place back as it was.
 
-    The writes themselves keep the old contents (``core.state.before_write``, called by Assign and BatchNorm), so
+    The writes themselves keep the old contents (``core.state.before_write``, called by every in-place write), so
     a step copies only what it changes, when it changes it. Inside a guarded step an inner block adds nothing.
     """
     if state.journals:  # a whole training step is already guarded (TrainOneStepCell): its journal covers this
