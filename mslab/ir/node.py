@@ -89,6 +89,15 @@ class Node:
     def op(self):
         return self.prim.name
 
+    @property
+    def written_parameter(self):
+        """The Parameter value this node writes in place (Assign, ApplyMomentum, SGD, ScatterNdUpdate: a side effect
+        whose first input is a Parameter), or None."""
+        first = self.inputs[0] if self.inputs else None
+        if self.prim.side_effect and type(first) is Value and first.kind == "param":
+            return first
+        return None
+
     def tensor_inputs(self):
         return [v for v in self.inputs if isinstance(v, Value)]
 

@@ -186,9 +186,8 @@ def gradient_values(graph, weights, stages):
     """
     by_param, outer = {}, _outer_values(graph)
     for n in _all_nodes(graph):
-        if n.phase == OPTIMIZER and n.prim.side_effect and n.inputs and type(n.inputs[0]) is Value \
-                and n.inputs[0].kind == "param":
-            by_param.setdefault(id(n.inputs[0].handle), []).append(n)
+        if n.phase == OPTIMIZER and n.written_parameter is not None:
+            by_param.setdefault(id(n.written_parameter.handle), []).append(n)
     out = []
     for w in weights:
         found, seen = None, set()

@@ -60,12 +60,6 @@ from mslab.runtime.cell_call import compile_call
 from mslab.runtime.compiled import tensor_leaves
 
 
-def _writes_first_input(node):
-    """Whether a side-effect node writes its first input, a Parameter, and returns it (Assign, ApplyMomentum, SGD)."""
-    first = node.inputs[0] if node.inputs else None
-    return type(first) is Value and first.kind == "param"
-
-
 def _replay_write(node):
     """Run a recorded write again on the Parameters as they are now (restored, then replayed in order): its other
     inputs are the tensors the real step computed."""
@@ -284,8 +278,8 @@ class TrainStepSession(ValueSource):
             if self._env is None:  # nothing has run yet: only inputs and constants exist
                 return v.array if v.kind == "const" else self._input_array(v)
             return np.asarray(self._env[v])
-        if v.kind == "node" and v.node.prim.side_effect and _writes_first_input(v.node):
-            return v.node.inputs[0].handle._data  # the Parameter it wrote, as it is at this position
+        if v.kind == "node" and v.node.written_parameter is not None:
+            return v.node.written_parameter.handle._data  # the Parameter it wrote, as it is at this position
         return v.handle._data if v.handle is not None else v.array
 
     def _input_array(self, v):

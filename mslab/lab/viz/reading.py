@@ -93,8 +93,7 @@ def update_groups(graph):
         members.setdefault(find(n), []).append(n)
     group = {}
     for ms in members.values():
-        written = [n.inputs[0].name for n in ms if n.prim.side_effect and n.inputs
-                   and type(n.inputs[0]) is Value and n.inputs[0].kind == "param"]
+        written = [n.written_parameter.name for n in ms if n.written_parameter is not None]
         name = min(written, key=lambda s: (len(s), s)) if written else ms[0].out.name
         for n in ms:
             group[n] = name
