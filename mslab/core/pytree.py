@@ -23,6 +23,15 @@ def flatten(obj):
     return leaves, walk(obj)
 
 
+def leaves(obj):
+    """The Tensor leaves of ``obj`` in order (``flatten(obj)[0]`` without building the tree)."""
+    if isinstance(obj, Tensor):
+        return [obj]
+    if isinstance(obj, (tuple, list)) and all(isinstance(o, Tensor) for o in obj):
+        return list(obj)  # the usual case: an optimizer's tuple of updated weights
+    return flatten(obj)[0]
+
+
 def unflatten(tree, leaves):
     it = iter(leaves)
 

@@ -60,10 +60,12 @@ class Graph:
         return v
 
     def add_node(self, node, shape, dtype, handle=None):
-        node.index = len(self.nodes)
-        node.out = Value("node", f"%{node.index}", shape, dtype, node=node, handle=handle, owner=self)
-        self.nodes.append(node)
-        return node.out
+        # positional arguments: every eager op under a gradient makes one of these
+        nodes = self.nodes
+        node.index = i = len(nodes)
+        node.out = out = Value("node", f"%{i}", shape, dtype, node, handle, None, self)
+        nodes.append(node)
+        return out
 
     def renumber(self):
         """Give nodes consecutive names %0, %1, ... after passes removed some (names stay stable)."""

@@ -37,9 +37,18 @@ class Tape(Recorder):
         return v
 
     def record(self, prim, args, out):
-        ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
-        node = self._new_node(prim, ins) if self.provenance else Node(prim, ins, phase=self.phase)
-        self._values[id(out)] = self.graph.add_node(node, out.shape, out._np_dtype, handle=out)
+        # Every eager op under a gradient pays for this: it is written out rather than built from value_of calls.
+        values = self._values
+        ins = []
+        for a in args:
+            if isinstance(a, Tensor):
+                v = values.get(id(a))
+                ins.append(v if v is not None else self.value_of(a))
+            else:
+                ins.append(a)
+        node = self._new_node(prim, ins) if self.provenance else Node(prim, ins, "", "", self.phase)
+        data = out._data
+        values[id(out)] = self.graph.add_node(node, data.shape, data.dtype, out)
 
     def release(self):
         """Forget the recorded tensors once autodiff has walked the tape.

@@ -372,8 +372,7 @@ def fill(dtype, shape, value):
 
 def depend(value, expr):
     """Return ``value``, ordered after ``expr`` (a tensor or a tuple of tensors) has been computed."""
-    effects, _ = pytree.flatten(expr)
-    return _depend(value, *effects)
+    return _depend(value, *pytree.leaves(expr))
 
 
 def identity(x):

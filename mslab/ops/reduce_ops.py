@@ -4,6 +4,8 @@ An empty axis tuple means every axis. The bprop of a sum spreads dout back over 
 (reshape to keep the reduced axes as 1, then broadcast); a mean also divides by the count; a max
 sends dout to the positions that hold the maximum, split evenly between ties.
 """
+import math
+
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -82,17 +84,25 @@ class ReduceMean(_Reduce):
     """Mean over ``axis``.  d/dx = dout / count, broadcast back."""
 
     def compute(self, x, axis=()):
-        axes = normalize_axis(axis, x.ndim)
-        return np.asarray(np.mean(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype), x.dtype)
+        return _mean(x, normalize_axis(axis, x.ndim), self.keep_dims)
 
     def kernel(self, ins):
-        axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
-        return lambda x: np.asarray(np.mean(x, axis=axes, keepdims=keep, dtype=dt), dt)
+        axes, keep = _static_axes(ins), self.keep_dims
+        return lambda x: _mean(x, axes, keep)
 
     def bprop(self, x, axis, out, dout, needs):
-        axes = normalize_axis(axis, len(x.shape))
-        count = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
+        count = math.prod(x.shape[i] for i in normalize_axis(axis, len(x.shape)))
         return self._spread(x, axis, F.div(dout, float(count))), None
+
+
+def _mean(x, axes, keep):
+    """``np.mean(x, axes, dtype=x.dtype)`` as numpy computes it (a sum in x's dtype, then one division by the
+    count), without np.mean's Python-level bookkeeping, which costs more than the sum on small inputs."""
+    total = np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep)
+    count = math.prod(x.shape[i] for i in axes)
+    if x.dtype.kind not in "fc":  # integer means come back in x's dtype, truncated as np.mean's cast does
+        return np.asarray(np.true_divide(total, count), x.dtype)
+    return np.asarray(np.true_divide(total, np.asarray(count, x.dtype)), x.dtype)
 
 
 class ReduceProd(_Reduce):

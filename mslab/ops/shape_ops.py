@@ -3,6 +3,8 @@
 Each moves or copies elements without computing new values, so each bprop moves the gradient back:
 a transpose by the inverse permutation, a concat by slicing, a tile by summing the copies.
 """
+import math
+
 import numpy as np
 
 from mslab.core.op_registry import F
@@ -42,15 +44,15 @@ class Reshape(Primitive):
 
     def infer(self, x, shape):
         shape = tuple(int(s) for s in shape)
-        size = int(np.prod(x.shape, dtype=np.int64))
+        size = math.prod(x.shape)  # Python ints: exact, and a tenth of np.prod's cost on a short tuple
         if shape.count(-1) > 1:
             raise ValueError(f"Reshape: at most one -1 in the new shape {shape}")
         if -1 in shape:
-            rest = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+            rest = math.prod(s for s in shape if s != -1)
             if rest == 0 or size % rest:
                 raise ValueError(f"Reshape: cannot reshape {tuple(x.shape)} ({size} elements) to {shape}")
             shape = tuple(size // rest if s == -1 else s for s in shape)
-        elif int(np.prod(shape, dtype=np.int64)) != size:
+        elif math.prod(shape) != size:
             raise ValueError(f"Reshape: cannot reshape {tuple(x.shape)} ({size} elements) to {shape}")
         return shape, x.dtype
 
@@ -82,12 +84,20 @@ class BroadcastTo(Primitive):
         return shape, x.dtype
 
     def compute(self, x):
-        # A writable copy (np.broadcast_to alone gives a read-only view sharing x's memory).
-        return np.broadcast_to(x, self.infer(x)[0]).copy()
+        # A writable copy (np.broadcast_to alone would give a read-only view sharing x's memory); written
+        # into an empty array, as broadcasting assignment is cheaper than np.broadcast_to on small inputs.
+        out = np.empty(self.infer(x)[0], x.dtype)
+        out[...] = x
+        return out
 
     def kernel(self, ins):
         shape = self.infer(*ins)[0]
-        return lambda x: np.broadcast_to(x, shape).copy()
+
+        def broadcast(x):
+            out = np.empty(shape, x.dtype)
+            out[...] = x
+            return out
+        return broadcast
 
     def bprop(self, x, out, dout, needs):
         return (sum_to(dout, x.shape),)
@@ -190,7 +200,7 @@ class Flatten(Primitive):
     def infer(self, x):
         if len(x.shape) == 0:
             raise ValueError("Flatten needs a tensor of rank >= 1, got a 0-d tensor")
-        return (x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))), x.dtype
+        return (x.shape[0], math.prod(x.shape[1:])), x.dtype
 
     def compute(self, x):
         return np.reshape(x, self.infer(x)[0]).copy()
