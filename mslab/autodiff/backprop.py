@@ -82,23 +82,38 @@ def backprop(recorder, nodes, roots, sens, targets):
                     s = shape_ops.reshape(s, r.shape)  # e.g. a (1,) sens for a scalar loss, as MindSpore accepts
                 accumulate(r, s)
         for n in reversed(active):
-            g = grads.get(n.out)
+            out = n.out
+            g = grads.get(out)
             if g is None:
                 continue
-            if n.out not in keep:
-                del grads[n.out]
+            if out not in keep:
+                del grads[out]
             index = getattr(n.prim, "tuple_index", None)
             if index is not None:  # picks one element of a tuple: its gradient goes to that position
                 accumulate_element(n.inputs[0], index, g)
                 continue
-            with recorder.in_phase(BACKWARD, grad_of=n) if labels_nodes else _UNLABELLED:
-                handles = [v.handle if type(v) is Value else v for v in n.inputs]
-                needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
-                gins = n.prim.bprop(*handles, n.out.handle, g, needs=needs)
-                if len(gins) != len(n.inputs):
-                    raise RuntimeError(f"bprop of {n.prim.name} returned {len(gins)} gradients for "
-                                       f"{len(n.inputs)} inputs")
-                for v, gi in zip(n.inputs, gins):
-                    if gi is not None and type(v) is Value and v in relevant:
-                        accumulate(v, gi)
+            if labels_nodes:
+                with recorder.in_phase(BACKWARD, grad_of=n):
+                    gins = _run_bprop(n, g, relevant)
+            else:
+                gins = _run_bprop(n, g, relevant)
+            for v, gi in zip(n.inputs, gins):
+                if gi is not None and type(v) is Value and v in relevant:
+                    accumulate(v, gi)
     return [grads.get(t) for t in targets]
+
+
+def _run_bprop(n, dout, relevant):
+    """Node ``n``'s bprop rule called on its recorded tensors: one gradient per input (None where not needed)."""
+    handles, needs = [], []
+    for v in n.inputs:
+        if type(v) is Value:
+            handles.append(v.handle)
+            needs.append(v in relevant)
+        else:
+            handles.append(v)
+            needs.append(False)
+    gins = n.prim.bprop(*handles, n.out.handle, dout, needs=tuple(needs))
+    if len(gins) != len(handles):
+        raise RuntimeError(f"bprop of {n.prim.name} returned {len(gins)} gradients for {len(handles)} inputs")
+    return gins

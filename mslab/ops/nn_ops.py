@@ -280,11 +280,11 @@ class BiasAddGrad(Primitive):
 
     def compute(self, dout):
         axes = (0,) + tuple(range(2, dout.ndim))
-        return np.sum(dout, axis=axes, dtype=dout.dtype)
+        return np.add.reduce(dout, axis=axes, dtype=dout.dtype)  # np.sum's own call, without its wrapper
 
     def kernel(self, ins):
         axes, dt = (0,) + tuple(range(2, len(ins[0].shape))), ins[0].dtype
-        return lambda dout: np.sum(dout, axis=axes, dtype=dt)
+        return lambda dout: np.add.reduce(dout, axis=axes, dtype=dt)
 
     def bprop(self, dout, out, g, needs):
         return (F.broadcast_to(F.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)

@@ -23,6 +23,8 @@ from mslab.core.op_registry import F
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
 
+_new_object = object.__new__
+
 
 class Primitive:
     """Base class of all operators (``mindspore.ops.Primitive``).
@@ -39,6 +41,7 @@ class Primitive:
 
     n_tensors = None
     lift_scalars = False
+    _default_prepare = True  # set per subclass (__init_subclass__)
     side_effect = False
     differentiable = True
     # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
@@ -92,13 +95,23 @@ class Primitive:
         return args
 
     # ---- dispatch ---------------------------------------------------------------------------
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Whether ``prepare`` is the default one: then __call__ calls lift_scalars itself, or nothing at all.
+        cls._default_prepare = cls.prepare is Primitive.prepare
+
+    # Every eager op runs this, so it is written for speed: no call that can be skipped is made.
     def __call__(self, *args):
-        mp = self.mixed_precision
-        if state.mixed_precision and mp and (mp is not True or not self.side_effect):
-            # before prepare: its dtype promotion would cast an input again, outside the per-call cache
-            n = len(args) if mp is True else mp
-            args = to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
-        args = self.prepare(args)
+        if state.mixed_precision:
+            mp = self.mixed_precision
+            if mp and (mp is not True or not self.side_effect):
+                # before prepare: its dtype promotion would cast an input again, outside the per-call cache
+                n = len(args) if mp is True else mp
+                args = to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
+        if not self._default_prepare:
+            args = self.prepare(args)
+        elif self.lift_scalars:
+            args = lift_scalars(args, self.n_tensors)
         tracer = state.tracer
         if tracer is not None:
             return tracer.record(self, args)
@@ -114,7 +127,9 @@ class Primitive:
             raise self.error(args, e) from None
         if type(out) is not np.ndarray:
             out = np.asarray(out)
-        t = Tensor._wrap(out)
+        t = _new_object(Tensor)  # Tensor._wrap(out), inlined
+        t._data = out
+        t._sym = None
         for tape in state.tapes:
             tape.record(self, args, t)
         return t

@@ -34,6 +34,12 @@ def _static_axes(ins):
     return normalize_axis(ins[1] if len(ins) > 1 else (), len(ins[0].shape))
 
 
+def _kept_shape(x, axis):
+    """x's shape with the reduced axes kept as 1 (the shape of a ``keep_dims=True`` reduction)."""
+    axes = normalize_axis(axis, len(x.shape))
+    return tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+
+
 class _Reduce(Primitive):
     n_tensors = 1
 
@@ -61,8 +67,7 @@ class _Reduce(Primitive):
 
     def _spread(self, x, axis, dout):
         """dout broadcast back to x's shape."""
-        kept, _ = ReduceSum(True)._out_shape(x, axis)
-        return F.broadcast_to(F.reshape(dout, kept), tuple(x.shape))
+        return F.broadcast_to(F.reshape(dout, _kept_shape(x, axis)), tuple(x.shape))
 
 
 class ReduceSum(_Reduce):
@@ -151,7 +156,7 @@ class _ReduceExtreme(_Reduce):
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
     def bprop(self, x, axis, out, dout, needs):
-        kept, _ = ReduceSum(True)._out_shape(x, axis)
+        kept = _kept_shape(x, axis)
         hit = F.cast(F.equal(x, F.reshape(out, kept)), x.dtype)
         count = F.reduce_sum(hit, axis, True)
         return F.div(F.mul(hit, F.reshape(dout, kept)), count), None

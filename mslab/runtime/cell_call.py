@@ -133,13 +133,16 @@ def call_cell(cell, args, kwargs):
     primitive[Shape], the input argument must be Tensor, but got <class 'list'>``), and Cells nested
     deeper than Python's recursion limit raise a CellNestingError.
     """
-    if getattr(type(cell), "bprop", None) is not None and not kwargs and (state.tracer is not None or state.tapes):
+    tracing = state.tracer is not None
+    if (tracing or state.tapes) and not kwargs and getattr(type(cell), "bprop", None) is not None:
         # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
         return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
-    if state.tracer is not None:
+    if tracing:
         return _run_construct(cell, args, kwargs)
     _check_inputs(cell, args)
     outermost = not state.cells
+    if not outermost:  # inside an eager call: its outermost call already guards and words the errors
+        return _call_here(cell, args, kwargs, False)
     try:
         if outermost:  # the whole call computes without numpy's floating-point warnings (core/fp_warnings)
             with quiet_kernels():
