@@ -9,7 +9,7 @@ import contextlib
 from mslab.core import state
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.graph import Graph
-from mslab.ir.node import Node
+from mslab.ir.node import Node, Value
 from mslab.ir.tracer import Recorder
 
 
@@ -46,9 +46,17 @@ class Tape(Recorder):
                 ins.append(v if v is not None else self.value_of(a))
             else:
                 ins.append(a)
-        node = self._new_node(prim, ins) if self.provenance else Node(prim, ins, "", "", self.phase)
         data = out._data
-        values[id(out)] = self.graph.add_node(node, data.shape, data.dtype, out)
+        if self.provenance:
+            values[id(out)] = self.graph.add_node(self._new_node(prim, ins), data.shape, data.dtype, out)
+            return
+        # Autodiff's own tape: its output values point neither at their node nor at the graph, so the recorded
+        # step holds no reference cycle and is freed as soon as the gradient call lets go of it.
+        node = Node(prim, ins, "", "", self.phase)
+        nodes = self.graph.nodes
+        node.index = i = len(nodes)
+        node.out = values[id(out)] = Value("node", f"%{i}", data.shape, data.dtype, None, out)
+        nodes.append(node)
 
     def release(self):
         """Forget the recorded tensors once autodiff has walked the tape.
@@ -58,9 +66,10 @@ class Tape(Recorder):
         worth at once. Cutting the links lets reference counting free them as soon as the step ends.
         """
         g = self.graph
-        for v in [n.out for n in g.nodes] + g.inputs + g.params + g.consts:
+        recorded = [n.out for n in g.nodes] if self.provenance else []  # autodiff's node values hold no cycle
+        for v in recorded + g.inputs + g.params + g.consts:
             v.node = v.handle = v.owner = None
-        for n in g.nodes:
+        for n in g.nodes if self.provenance else ():
             n.inputs, n.grad_of = [], None
         g.nodes.clear()
         self._values.clear()

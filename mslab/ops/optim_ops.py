@@ -11,7 +11,7 @@ The arithmetic is the one the element-wise ops would do, in the same order and d
 import numpy as np
 
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ops.primitive import Primitive, check_float, write_in_place
+from mslab.ops.primitive import Primitive, check_float, subtract_in_place, write_in_place
 
 __all__ = ["ApplyMomentum", "SGD"]  # MindSpore's P.ApplyMomentum and P.SGD
 
@@ -30,7 +30,10 @@ def _prepared(prim, args, written):
         if not isinstance(args[i], Parameter):
             raise TypeError(f"{prim.name} writes its input {i} in place, so it must be a Parameter, "
                             f"got {type(args[i]).__name__}")
-    if all(isinstance(a, Tensor) for a in args):
+    for a in args:
+        if not isinstance(a, Tensor):
+            break
+    else:  # the usual call: nothing to lift (a loop, not all(...): one optimizer call per weight pays this)
         return args
     dtype = args[0]._np_dtype
     return tuple(a if isinstance(a, Tensor) else Tensor._wrap(np.asarray(a, dtype)) for a in args)
@@ -66,13 +69,12 @@ class ApplyMomentum(Primitive):
 
     def compute(self, variable, accumulation, learning_rate, gradient, momentum):
         acc = np.add(np.multiply(accumulation, momentum), gradient)
-        if self.use_nesterov:
-            new = np.subtract(np.subtract(variable, np.multiply(gradient, learning_rate)),
-                              np.multiply(np.multiply(acc, momentum), learning_rate))
-        else:
-            new = np.subtract(variable, np.multiply(learning_rate, acc))
         write_in_place(accumulation, acc)
-        write_in_place(variable, new)
+        if self.use_nesterov:
+            write_in_place(variable, np.subtract(np.subtract(variable, np.multiply(gradient, learning_rate)),
+                                                 np.multiply(np.multiply(acc, momentum), learning_rate)))
+        else:
+            subtract_in_place(variable, np.multiply(learning_rate, acc))
         return variable
 
 
@@ -109,13 +111,13 @@ class SGD(Primitive):
         if self.weight_decay > 0:  # nn.SGD decays the gradient itself and gives 0 here
             gradient = np.add(gradient, np.multiply(parameters, np.asarray(self.weight_decay, parameters.dtype)))
         step = gradient
-        if momentum > 0:
+        if float(momentum) > 0:
             later = np.add(np.multiply(accum, momentum),
                            np.multiply(gradient, np.asarray(1.0 - self.dampening, gradient.dtype)))
             acc = np.where(np.greater(stat, np.asarray(0.0, stat.dtype)), gradient, later)
             step = np.add(gradient, np.multiply(acc, momentum)) if self.nesterov else acc
             write_in_place(accum, acc)
             write_in_place(stat, np.zeros_like(stat))
-        write_in_place(parameters, np.subtract(parameters, np.multiply(learning_rate, step)))
+        subtract_in_place(parameters, np.multiply(learning_rate, step))
         return parameters
 

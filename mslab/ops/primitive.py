@@ -293,6 +293,13 @@ def write_in_place(target, value):
     np.copyto(target, value, casting="unsafe")
 
 
+def subtract_in_place(target, value):
+    """``target -= value`` on a Parameter's array, journaled first (as ``write_in_place``): the numbers of
+    ``write_in_place(target, target - value)`` without the temporary array and the copy."""
+    state.before_write(target)
+    np.subtract(target, value, out=target, casting="unsafe")
+
+
 def sum_to(g, shape):
     """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
     shape = tuple(shape)
