@@ -30,7 +30,12 @@ class Tape(Recorder):
         v = self._values.get(id(t))
         if v is None:
             if isinstance(t, Parameter):
-                v = self.graph.param_value(t)
+                if self.provenance:
+                    v = self.graph.param_value(t)
+                else:  # autodiff's tape: no back-link to the graph (see record); every weight of a step comes here
+                    data = t._data
+                    v = Value("param", t._name, data.shape, data.dtype, None, t)
+                    self.graph.params.append(v)
             else:
                 v = self.graph.add_input(f"in{len(self.graph.inputs)}", t.shape, t._np_dtype, handle=t)
             self._values[id(t)] = v

@@ -91,13 +91,16 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
     A 1-D operand follows numpy (as ``ops.matmul`` and ``@`` do in MindSpore): a vector on the left is
     a row, on the right a column, and that axis is dropped from the result (vector @ vector is 0-d).
     """
-    if len(x.shape) == 1 or len(y.shape) == 1:
-        row, col = len(x.shape) == 1, len(y.shape) == 1
+    nx, ny = len(x.shape), len(y.shape)
+    if nx == 2 and ny == 2:  # the usual case first (every Dense layer, forward and backward)
+        return instance(MatMul, transpose_a, transpose_b)(x, y)
+    if nx == 1 or ny == 1:
+        row, col = nx == 1, ny == 1
         out = matmul(F.expand_dims(x, 0) if row else x, F.expand_dims(y, -1) if col else y, transpose_a, transpose_b)
         if col:
             out = F.squeeze(out, (-1,))
         return F.squeeze(out, (-1 if col else -2,)) if row else out
-    if len(x.shape) > 2 or len(y.shape) > 2:
+    if nx > 2 or ny > 2:
         return instance(BatchMatMul, transpose_a, transpose_b)(x, y)
     return instance(MatMul, transpose_a, transpose_b)(x, y)
 

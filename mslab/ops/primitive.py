@@ -317,7 +317,7 @@ _instances = {}
 def instance(cls, *args, **attrs):
     """The one instance of primitive ``cls`` with these attributes (functional forms reuse it, so calling
     ``ops.reduce_sum(x, axis, keep_dims)`` costs no more than calling a primitive made once)."""
-    key = (cls, args, tuple(sorted(attrs.items())))
+    key = (cls, args, tuple(sorted(attrs.items()))) if attrs else (cls, args)
     p = _instances.get(key)
     if p is None:
         p = _instances[key] = cls(*args, **attrs)
