@@ -255,6 +255,8 @@ class BiasAdd(Primitive):
         return _shape(x), x.dtype
 
     def compute(self, x, b):
+        if x.ndim == 2:  # (N, C) + (C,) broadcasts as it is
+            return x + b
         return x + b.reshape(_channel_shape(b.shape[0], x.ndim))
 
     def kernel(self, ins):

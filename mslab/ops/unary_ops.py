@@ -172,10 +172,21 @@ class ReLU(_Unary):
     """max(x, 0).  d/dx = dout where out > 0, else 0 (``mindspore.ops.ReLU``)."""
 
     def compute(self, x):
+        if x.dtype.kind == "f":  # a zero of x's own dtype: numpy converts no Python 0 per call
+            zero = _ZEROS.get(x.dtype)
+            return np.maximum(x, zero if zero is not None else _zero(x.dtype))
         return np.maximum(x, 0).astype(x.dtype, copy=False)
 
     def bprop(self, x, out, dout, needs):
         return (F.relu_grad(dout, out),)
+
+
+_ZEROS = {}
+
+
+def _zero(dtype):
+    z = _ZEROS[dtype] = dtype.type(0)
+    return z
 
 
 class ReluGrad(Primitive):

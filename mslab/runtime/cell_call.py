@@ -142,7 +142,9 @@ def call_cell(cell, args, kwargs):
     _check_inputs(cell, args)
     outermost = not state.cells
     if not outermost:  # inside an eager call: its outermost call already guards and words the errors
-        return _call_here(cell, args, kwargs, False)
+        if kwargs or not is_graph_mode():
+            return _run_construct(cell, args, kwargs)
+        return compile_call(cell, args).run(args)
     try:
         if outermost:  # the whole call computes without numpy's floating-point warnings (core/fp_warnings)
             with quiet_kernels():
