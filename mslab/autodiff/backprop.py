@@ -88,7 +88,7 @@ def backprop(recorder, nodes, roots, sens, targets):
                 continue
             if out not in keep:
                 del grads[out]
-            index = getattr(n.prim, "tuple_index", None)
+            index = n.prim.tuple_index
             if index is not None:  # picks one element of a tuple: its gradient goes to that position
                 accumulate_element(n.inputs[0], index, g)
                 continue

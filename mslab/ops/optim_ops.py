@@ -17,10 +17,12 @@ __all__ = ["ApplyMomentum", "SGD"]  # MindSpore's P.ApplyMomentum and P.SGD
 
 
 def _check_like(prim, variable, names, others):
-    check_float(prim, variable)
-    for name, v in zip(names, others):
-        if v.shape != variable.shape:
-            raise ValueError(f"{name} has shape {tuple(v.shape)} but the variable has shape {tuple(variable.shape)}")
+    if variable.dtype.kind != "f":
+        check_float(prim, variable)  # raises, naming the op and the dtype
+    shape = variable.shape
+    for i, v in enumerate(others):
+        if v.shape != shape:
+            raise ValueError(f"{names[i]} has shape {tuple(v.shape)} but the variable has shape {tuple(shape)}")
 
 
 def _prepared(prim, args, written):

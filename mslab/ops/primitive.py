@@ -42,6 +42,7 @@ class Primitive:
     n_tensors = None
     lift_scalars = False
     _default_prepare = True  # set per subclass (__init_subclass__)
+    tuple_index = None  # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks
     side_effect = False
     differentiable = True
     # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
