@@ -105,6 +105,7 @@ class GradFunction:
     def __init__(self, rule, fn, weights):
         self.rule = rule
         self.fn = fn
+        self.given_weights = weights
         # One Parameter stands for itself (grad(fn, weights=w) gives w's gradient unwrapped, as in MindSpore).
         self.weights = () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
         self._names_from = fn  # graph inputs take fn's parameter names
@@ -195,9 +196,14 @@ class LossAndGrads:
 
     def __init__(self, sens_of):
         self.sens_of = sens_of
+        self._last = None  # the GradFunction of the last (fn, weights): a training step asks for it every step
 
     def __call__(self, fn, weights):
-        return GradFunction(self, fn, weights)
+        gf = self._last
+        # (a tuple of weights cannot change in place; a list might, so it gets a new function every call)
+        if gf is None or gf.fn is not fn or gf.given_weights is not weights or not isinstance(weights, tuple):
+            gf = self._last = GradFunction(self, fn, weights)
+        return gf
 
     def select(self, args, weights):
         return args, [], weights, self.sens_of
