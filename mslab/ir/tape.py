@@ -57,10 +57,9 @@ class Tape(Recorder):
             return
         # Autodiff's own tape: its output values point neither at their node nor at the graph, so the recorded
         # step holds no reference cycle and is freed as soon as the gradient call lets go of it.
-        node = Node(prim, ins, "", "", self.phase)
         nodes = self.graph.nodes
-        node.index = i = len(nodes)
-        node.out = values[id(out)] = Value("node", f"%{i}", data.shape, data.dtype, None, out)
+        node = Node.step(prim, ins, self.phase, len(nodes), data.shape, data.dtype, out)
+        values[id(out)] = node.out
         nodes.append(node)
 
     def release(self):

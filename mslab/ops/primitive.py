@@ -253,6 +253,12 @@ def check_float(prim, *vals):
 
 
 def check_same_dtype(prim, *vals):
+    first = vals[0].dtype
+    for v in vals:
+        if v.dtype != first:
+            break
+    else:  # one dtype (a loop, not a set: every BiasAdd and Concat pays this)
+        return first
     dts = {v.dtype for v in vals}
     if len(dts) > 1:
         names = ", ".join(str(mstype.from_numpy(d)) for d in dts)
