@@ -215,10 +215,14 @@ def promote(a, b):
 def lift_scalars(args, n):
     """Turn Python numbers among the first ``n`` arguments into tensors and cast tensors to one dtype."""
     n = len(args) if n is None else n
-    if n == 2 and len(args) >= 2:  # two tensors of one dtype: nothing to do (the usual binary op)
+    if n == 2 and len(args) >= 2:
         a, b = args[0], args[1]
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._np_dtype == b._np_dtype:
-            return args
+        if isinstance(a, Tensor):
+            if isinstance(b, Tensor):
+                if a._np_dtype == b._np_dtype:  # two tensors of one dtype: nothing to do (the usual binary op)
+                    return args
+            elif type(b) is float and a._np_dtype.kind == "f":  # float tensor (op) Python float: b takes a's dtype
+                return (a, Tensor._wrap(np.asarray(b, a._np_dtype))) + tuple(args[2:])
     ref = None
     for a in args[:n]:
         if isinstance(a, Tensor):

@@ -65,9 +65,13 @@ class _Reduce(Primitive):
     def infer(self, x, axis=()):
         return self._out_shape(x, axis)[0], x.dtype
 
-    def _spread(self, x, axis, dout):
-        """dout broadcast back to x's shape."""
-        return F.broadcast_to(F.reshape(dout, _kept_shape(x, axis)), tuple(x.shape))
+    def _spread(self, x, axis, dout, axes=None):
+        """dout broadcast back to x's shape (``axes``: the normalised axes, when the caller has them)."""
+        shape = tuple(x.shape)
+        if axes is None:
+            axes = normalize_axis(axis, len(shape))
+        kept = tuple(1 if i in axes else s for i, s in enumerate(shape))
+        return F.broadcast_to(F.reshape(dout, kept), shape)
 
 
 class ReduceSum(_Reduce):
@@ -96,8 +100,9 @@ class ReduceMean(_Reduce):
         return lambda x: _mean(x, axes, keep)
 
     def bprop(self, x, axis, out, dout, needs):
-        count = math.prod(x.shape[i] for i in normalize_axis(axis, len(x.shape)))
-        return self._spread(x, axis, F.div(dout, float(count))), None
+        axes = normalize_axis(axis, len(x.shape))
+        count = math.prod(x.shape[i] for i in axes)
+        return self._spread(x, axis, F.div(dout, float(count)), axes), None
 
 
 def _mean(x, axes, keep):

@@ -43,7 +43,7 @@ class Reshape(Primitive):
     n_tensors = 1
 
     def infer(self, x, shape):
-        shape = tuple(int(s) for s in shape)
+        shape = tuple(map(int, shape))
         size = math.prod(x.shape)  # Python ints: exact, and a tenth of np.prod's cost on a short tuple
         if shape.count(-1) > 1:
             raise ValueError(f"Reshape: at most one -1 in the new shape {shape}")
@@ -58,7 +58,7 @@ class Reshape(Primitive):
 
     def compute(self, x, shape):
         # A copy, not a view: a view of a Parameter would change when an optimizer's Assign writes it.
-        return np.reshape(x, shape).copy()
+        return x.reshape(shape).copy()
 
     def kernel(self, ins):
         shape = self.infer(*ins)[0]  # the -1 resolved once
@@ -86,7 +86,7 @@ class BroadcastTo(Primitive):
     def compute(self, x):
         # A writable copy (np.broadcast_to alone would give a read-only view sharing x's memory); written
         # into an empty array, as broadcasting assignment is cheaper than np.broadcast_to on small inputs.
-        out = np.empty(self.infer(x)[0], x.dtype)
+        out = np.empty(self.infer(x)[0] if -1 in self.shape else self.shape, x.dtype)
         out[...] = x
         return out
 
