@@ -86,9 +86,10 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False):
             raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")
     targets = [rec.value_of(args[i]) for i in positions] + [rec.value_of(w) for w in weights]
     grads = backprop(rec, nodes, roots, sens_list, targets)
-    with rec.in_phase("backward"):
-        sources = [args[i] for i in positions] + list(weights)
-        grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
+    if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
+        with rec.in_phase("backward"):
+            sources = [args[i] for i in positions] + list(weights)
+            grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
     if rec is not state.tracer:
         rec.release()  # our own tape, walked: free the step's activations now (see Tape.release)
     return out, tuple(grads[:len(positions)]), tuple(grads[len(positions):])
