@@ -44,9 +44,9 @@ class MatMul(Primitive):
         ta, tb = self.transpose_a, self.transpose_b
         dx = dy = None
         if needs[0]:
-            dx = F.matmul(dout, y, False, not tb) if not ta else F.matmul(y, dout, tb, True)
+            dx = instance(MatMul, False, not tb)(dout, y) if not ta else instance(MatMul, tb, True)(y, dout)
         if needs[1]:
-            dy = F.matmul(x, dout, not ta, False) if not tb else F.matmul(dout, x, True, ta)
+            dy = instance(MatMul, not ta, False)(x, dout) if not tb else instance(MatMul, True, ta)(dout, x)
         return dx, dy
 
 

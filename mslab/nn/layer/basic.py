@@ -7,6 +7,8 @@ from mslab.core.tensor import Parameter, Tensor, initializer
 from mslab.nn.cell import Cell
 from mslab.nn.layer.activation import get_activation
 from mslab.ops import functional as F
+from mslab.ops.matmul_ops import MatMul
+from mslab.ops.nn_ops import BiasAdd
 
 __all__ = ["Dense", "Flatten", "Dropout", "ClipByNorm", "Identity", "OneHot", "Unfold"]
 
@@ -73,6 +75,8 @@ class Dense(Cell):
             self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
         self.activation = _make_activation(activation, name)
         self.activation_flag = self.activation is not None
+        self.matmul = MatMul(transpose_b=True)  # MindSpore's Dense holds its two primitives too
+        self.bias_add = BiasAdd()
 
     def construct(self, x):
         x_shape = tuple(x.shape)
@@ -81,9 +85,9 @@ class Dense(Cell):
                              f"got input shape {x_shape}")
         if len(x_shape) != 2:
             x = F.reshape(x, (-1, x_shape[-1]))
-        x = F.matmul(x, self.weight, transpose_b=True)
+        x = self.matmul(x, self.weight)
         if self.has_bias:
-            x = F.bias_add(x, self.bias)
+            x = self.bias_add(x, self.bias)
         if self.activation_flag:
             x = self.activation(x)
         if len(x_shape) != 2:
