@@ -26,11 +26,11 @@ class Momentum(Optimizer):
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         m = self.momentum
+        if self.__dict__.get("_skip_cond") is None:  # one ApplyMomentum per weight, as MindSpore's nn.Momentum
+            apply = self._apply_momentum
+            return tuple([apply(w, v, lr, g, m) for w, v, g, lr in zip(self.parameters, self.moments, grads, lrs)])
         out = []
         for w, v, g, lr in zip(self.parameters, self.moments, grads, lrs):
-            if self.__dict__.get("_skip_cond") is None:  # one ApplyMomentum per weight, as MindSpore's nn.Momentum
-                out.append(self._apply_momentum(w, v, lr, g, m))
-                continue
             # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
             v_new = F.add(F.mul(v, m), g)
             out.append(F.assign(v, self._keep(v, v_new)))

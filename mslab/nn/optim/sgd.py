@@ -34,11 +34,12 @@ class SGD(Optimizer):
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
+        if self.__dict__.get("_skip_cond") is None:  # one SGD node per weight, as MindSpore's nn.SGD
+            sgd, momentum = self._sgd, self.momentum
+            return tuple([sgd(w, g, lr, v, momentum, s)
+                          for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs)])
         out = []
         for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs):
-            if self.__dict__.get("_skip_cond") is None:  # one SGD node per weight, as MindSpore's nn.SGD
-                out.append(self._sgd(w, g, lr, v, self.momentum, s))
-                continue
             # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
             step = g
             if self._momentum > 0:
