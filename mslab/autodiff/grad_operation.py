@@ -19,14 +19,15 @@ from mslab.ir.tape import Tape
 from mslab.ops import array_ops
 
 
-def _record_forward(fn, args):
-    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output)."""
+def _record_forward(fn, args, param_values=None):
+    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output). ``param_values``: the weights' tape
+    values kept from an earlier call of the same gradient function (see ``Tape``)."""
     tr = state.tracer
     if tr is not None:
         start = len(tr.graph.nodes)
         out = graph_syntax.converted(fn)(*args)
         return tr, tr.graph.nodes[start:], out
-    tape = Tape(provenance=False)
+    tape = Tape(provenance=False, param_values=param_values)
     state.tapes.append(tape)
     try:
         out = fn(*args)
@@ -55,16 +56,16 @@ def _check_sens(fn, sens_list, outputs):
                             f"{out.dtype}: The dtype should be {out.dtype}, but got {s.dtype}")
 
 
-def gradients(fn, args, positions, weights, sens=None, has_aux=False):
+def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_values=None):
     """The core: ``(output, input_grads, weight_grads)`` of ``fn(*args)``.
 
     ``positions``: indices into ``args`` to differentiate; ``weights``: Parameters; ``sens``: the
     output's sensitivity (a Tensor, or a tuple for tuple outputs); default ones of the output's shape.
     ``sens`` may also be a function of the output, called once the forward has run (a training step
     shapes its sens like the loss it has just computed). With ``has_aux`` only the first output is
-    differentiated.
+    differentiated. ``param_values``: a dict the caller keeps between calls, so a weight's tape value is made once.
     """
-    rec, nodes, out = _record_forward(fn, args)
+    rec, nodes, out = _record_forward(fn, args, param_values)
     if callable(sens):
         sens = sens(out)
     leaves, _ = flatten(out)
@@ -107,6 +108,7 @@ class GradFunction:
         self.rule = rule
         self.fn = fn
         self.given_weights = weights
+        self._param_values = {}  # each weight's value on the PYNATIVE tape, made once (ir.tape.Tape)
         # One Parameter stands for itself (grad(fn, weights=w) gives w's gradient unwrapped, as in MindSpore).
         self.weights = () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
         self._names_from = fn  # graph inputs take fn's parameter names
@@ -120,7 +122,7 @@ class GradFunction:
 
     def _compute(self, *args):
         args, positions, weights, sens = self.rule.select(args, self.weights)
-        out, gin, gw = gradients(self.fn, args, positions, weights, sens, has_aux=self.rule.has_aux)
+        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self._param_values)
         if isinstance(self.rule, GradSpec):
             return self.rule.pack(out, gin, gw, weights)
         return self.rule.pack(out, gin, gw)

@@ -16,8 +16,11 @@ from mslab.ir.tracer import Recorder
 class Tape(Recorder):
     """A recorded forward graph of eagerly executed primitives (values are the real tensors)."""
 
-    def __init__(self, name="tape", shows_calls=False, provenance=True):
+    def __init__(self, name="tape", shows_calls=False, provenance=True, param_values=None):
         super().__init__(Graph(name))
+        # Autodiff's tapes may share their weights' values between calls of one gradient function (a training
+        # step reads the same hundreds of Parameters every step): id(Parameter) -> Value, checked on reuse.
+        self._param_values = param_values if param_values is not None and not provenance else {}
         # Scope path and source line of each node, for a learner who prints or draws the tape. Autodiff's
         # own tapes are walked once and dropped, never shown: they skip that work (a third of an eager op).
         self.provenance = provenance
@@ -34,7 +37,10 @@ class Tape(Recorder):
                     v = self.graph.param_value(t)
                 else:  # autodiff's tape: no back-link to the graph (see record); every weight of a step comes here
                     data = t._data
-                    v = Value("param", t._name, data.shape, data.dtype, None, t)
+                    v = self._param_values.get(id(t))
+                    if v is None or v.handle is not t or v.shape != data.shape or v.dtype != data.dtype \
+                            or v.name != t._name:
+                        v = self._param_values[id(t)] = Value("param", t._name, data.shape, data.dtype, None, t)
                     self.graph.params.append(v)
             else:
                 v = self.graph.add_input(f"in{len(self.graph.inputs)}", t.shape, t._np_dtype, handle=t)
@@ -70,8 +76,11 @@ class Tape(Recorder):
         worth at once. Cutting the links lets reference counting free them as soon as the step ends.
         """
         g = self.graph
-        recorded = [n.out for n in g.nodes] if self.provenance else []  # autodiff's node values hold no cycle
-        for v in recorded + g.inputs + g.params + g.consts:
+        if self.provenance:
+            cut = [n.out for n in g.nodes] + g.inputs + g.params + g.consts
+        else:  # autodiff's node and weight values hold no cycle (and its weight values are kept for the next call)
+            cut = g.inputs + g.consts
+        for v in cut:
             v.node = v.handle = v.owner = None
         for n in g.nodes if self.provenance else ():
             n.inputs, n.grad_of = [], None
