@@ -225,6 +225,7 @@ class Optimizer(Cell):
         self.weight_decay = weight_decay
         self.decay_flags = tuple(d > 0 for d in decays)
         self._decays = tuple(decays)
+        self._decays_any = any(d > 0 for d in decays)
         self._base_lr = _LearningRate(self, learning_rate, "learning_rate")
         self.learning_rate = self._base_lr.value  # a Parameter, or the schedule Cell
         self._group_lrs = [lr if lr is not None else self._base_lr for lr in lrs]
@@ -252,6 +253,8 @@ class Optimizer(Cell):
         if len(gradients) != len(self.parameters):
             raise ValueError(f"{type(self).__name__}: got {len(gradients)} gradients for "
                              f"{len(self.parameters)} parameters")
+        if not self._decays_any:
+            return gradients  # no decay anywhere (the usual case): nothing to add
         return tuple(F.add(g, F.mul(p, wd)) if wd > 0 else g
                      for g, p, wd in zip(gradients, self.parameters, self._decays))
 
