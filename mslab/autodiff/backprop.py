@@ -42,11 +42,12 @@ def backprop(recorder, nodes, roots, sens, targets):
     relevant = {t for t in targets if _differentiable(t)}
     active = []
     for n in nodes:
-        if n.prim.differentiable and _differentiable(n.out):
+        if n.prim.differentiable:
             for v in n.inputs:
                 if type(v) is Value and v in relevant:
-                    relevant.add(n.out)
-                    active.append(n)
+                    if _differentiable(n.out):
+                        relevant.add(n.out)
+                        active.append(n)
                     break
 
     grads = {}
@@ -99,7 +100,8 @@ def backprop(recorder, nodes, roots, sens, targets):
                 gins = _run_bprop(n, g, relevant)
             for v, gi in zip(n.inputs, gins):
                 if gi is not None and type(v) is Value and v in relevant:
-                    accumulate(v, gi)
+                    old = grads.get(v)  # accumulate(v, gi), written out: every input gradient passes here
+                    grads[v] = gi if old is None else math_ops.add(old, gi)
     return [grads.get(t) for t in targets]
 
 
