@@ -24,13 +24,14 @@ class MatMul(Primitive):
         super().__init__(transpose_a=transpose_a, transpose_b=transpose_b)
 
     def infer(self, x, y):
-        if len(x.shape) != 2 or len(y.shape) != 2:
-            raise ValueError(f"MatMul needs 2-D inputs, got shapes {tuple(x.shape)} and {tuple(y.shape)} "
+        xs, ys = x.shape, y.shape
+        if len(xs) != 2 or len(ys) != 2:
+            raise ValueError(f"MatMul needs 2-D inputs, got shapes {tuple(xs)} and {tuple(ys)} "
                              f"(use ops.BatchMatMul or reshape)")
         if x.dtype != y.dtype:
             raise TypeError(f"MatMul needs inputs of one dtype, got {x.dtype} and {y.dtype}")
-        m, k = x.shape[::-1] if self.transpose_a else x.shape
-        k2, n = y.shape[::-1] if self.transpose_b else y.shape
+        k, m = xs if self.transpose_a else (xs[1], xs[0])
+        n, k2 = ys if self.transpose_b else (ys[1], ys[0])
         if k != k2:
             raise ValueError(f"MatMul: inner dimensions differ: x{' (transposed)' if self.transpose_a else ''} "
                              f"{tuple(x.shape)} and y{' (transposed)' if self.transpose_b else ''} {tuple(y.shape)} "

@@ -216,7 +216,9 @@ def keep_where(mask, x):
     the others +0.
     """
     u = _UINT.get(x.dtype.itemsize)
-    if u is None or x.dtype.kind not in "fiu" or not x.ndim or mask.shape != x.shape:
+    # Below a few thousand elements np.where's mispredictions cost less than the extra passes here (measured:
+    # 1024 float32 elements 2.0 us against 2.5 us; 4096: 3.6 against 2.9).
+    if u is None or x.dtype.kind not in "fiu" or x.size <= 2048 or mask.shape != x.shape:
         return np.where(mask, x, np.zeros((), x.dtype))
     bits = mask.astype(u)
     np.negative(bits, out=bits)  # True -> 0xFF..FF, False -> 0
