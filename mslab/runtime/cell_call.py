@@ -125,6 +125,16 @@ def _not_a_tensor(args):
     return None
 
 
+_BPROP = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)
+
+
+def _has_bprop(cls):
+    has = _BPROP.get(cls)
+    if has is None:
+        has = _BPROP[cls] = getattr(cls, "bprop", None) is not None
+    return has
+
+
 def call_cell(cell, args, kwargs):
     """Run ``cell(*args, **kwargs)`` in the current mode.
 
@@ -134,7 +144,7 @@ def call_cell(cell, args, kwargs):
     deeper than Python's recursion limit raise a CellNestingError.
     """
     tracing = state.tracer is not None
-    if (tracing or state.tapes) and not kwargs and getattr(type(cell), "bprop", None) is not None:
+    if (tracing or state.tapes) and not kwargs and _has_bprop(type(cell)):
         # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
         return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
     if tracing:
