@@ -10,6 +10,7 @@ The arithmetic is the one the element-wise ops would do, in the same order and d
 """
 import numpy as np
 
+from mslab.core import state
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ops.primitive import Primitive, check_float, subtract_in_place, write_in_place
 
@@ -70,6 +71,13 @@ class ApplyMomentum(Primitive):
         return tuple(variable.shape), variable.dtype
 
     def compute(self, variable, accumulation, learning_rate, gradient, momentum):
+        if not self.use_nesterov and accumulation.dtype == gradient.dtype == momentum.dtype:
+            # one dtype throughout: the accumulation is updated where it lies (journaled first), the same numbers
+            # as below without two temporary arrays and a copy
+            state.before_write(accumulation)
+            np.add(np.multiply(accumulation, momentum, out=accumulation), gradient, out=accumulation)
+            subtract_in_place(variable, np.multiply(learning_rate, accumulation))
+            return variable
         acc = np.add(np.multiply(accumulation, momentum), gradient)
         write_in_place(accumulation, acc)
         if self.use_nesterov:
