@@ -79,10 +79,10 @@ class Dense(Cell):
         self.bias_add = BiasAdd()
 
     def construct(self, x):
-        x_shape = tuple(x.shape)
+        x_shape = x.shape
         if len(x_shape) < 1 or x_shape[-1] != self.in_channels:
             raise ValueError(f"Dense: the input's last axis must have in_channels={self.in_channels} features, "
-                             f"got input shape {x_shape}")
+                             f"got input shape {tuple(x_shape)}")
         if len(x_shape) != 2:
             x = F.reshape(x, (-1, x_shape[-1]))
         x = self.matmul(x, self.weight)
