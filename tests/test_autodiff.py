@@ -143,3 +143,17 @@ def test_backward_graph_is_derived_from_forward():
     # every backward node (but the sens) names the forward node it differentiates
     assert {n.grad_of.op for n in back if n.grad_of is not None} == {"MatMul", "Add", "Mul", "ReduceSum"}
     assert [v.name for v in g.inputs] == ["x", "y"]
+
+
+def test_gradient_sums_are_labelled_with_the_node_whose_rule_made_them():
+    """A value read twice gets two gradients; the Add that sums them belongs to the rule that produced the second
+    (its backward node names that forward node), as every node a bprop rule adds does."""
+
+    def twice(x):
+        y = ops.mul(x, x)
+        return ops.reduce_sum(ops.add(ops.exp(y), ops.sin(y)), ())
+
+    g = ms.trace(ops.GradOperation()(twice), Tensor(X))
+    sums = [n for n in g.backward_nodes if n.op == "Add"]
+    assert sums and all(n.grad_of is not None for n in sums)
+    assert {n.grad_of.op for n in sums} <= {"Exp", "Sin", "Mul"}

@@ -93,20 +93,16 @@ def backprop(recorder, nodes, roots, sens, targets):
             if index is not None:  # picks one element of a tuple: its gradient goes to that position
                 accumulate_element(n.inputs[0], index, g)
                 continue
-            if labels_nodes:
+            if labels_nodes:  # the rule's nodes, and the Adds that sum its gradients in, are the grad of n
                 with recorder.in_phase(BACKWARD, grad_of=n):
-                    gins = _run_bprop(n, g, relevant)
+                    _backward_node(n, g, relevant, grads)
             else:
-                gins = _run_bprop(n, g, relevant)
-            for v, gi in zip(n.inputs, gins):
-                if gi is not None and type(v) is Value and v in relevant:
-                    old = grads.get(v)  # accumulate(v, gi), written out: every input gradient passes here
-                    grads[v] = gi if old is None else math_ops.add(old, gi)
+                _backward_node(n, g, relevant, grads)
     return [grads.get(t) for t in targets]
 
 
-def _run_bprop(n, dout, relevant):
-    """Node ``n``'s bprop rule called on its recorded tensors: one gradient per input (None where not needed)."""
+def _backward_node(n, dout, relevant, grads):
+    """Run node ``n``'s bprop rule on its recorded tensors and add each input's gradient into ``grads``."""
     handles, needs = [], []
     for v in n.inputs:
         if type(v) is Value:
@@ -118,4 +114,7 @@ def _run_bprop(n, dout, relevant):
     gins = n.prim.bprop(*handles, n.out.handle, dout, needs=tuple(needs))
     if len(gins) != len(handles):
         raise RuntimeError(f"bprop of {n.prim.name} returned {len(gins)} gradients for {len(handles)} inputs")
-    return gins
+    for v, gi, need in zip(n.inputs, gins, needs):
+        if gi is not None and need:  # accumulate, written out: every input gradient passes here
+            old = grads.get(v)
+            grads[v] = gi if old is None else math_ops.add(old, gi)
