@@ -219,7 +219,8 @@ def keep_where(mask, x):
     # Below a few thousand elements np.where's mispredictions cost less than the extra passes here (measured:
     # 1024 float32 elements 2.0 us against 2.5 us; 4096: 3.6 against 2.9).
     if u is None or x.dtype.kind not in "fiu" or x.size <= 2048 or mask.shape != x.shape:
-        return np.where(mask, x, np.zeros((), x.dtype))
+        zero = _ZEROS.get(x.dtype)
+        return np.where(mask, x, zero if zero is not None else _zero(x.dtype))
     bits = mask.astype(u)
     np.negative(bits, out=bits)  # True -> 0xFF..FF, False -> 0
     if not x.flags.c_contiguous:
