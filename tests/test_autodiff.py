@@ -157,3 +157,20 @@ def test_gradient_sums_are_labelled_with_the_node_whose_rule_made_them():
     sums = [n for n in g.backward_nodes if n.op == "Add"]
     assert sums and all(n.grad_of is not None for n in sums)
     assert {n.grad_of.op for n in sums} <= {"Exp", "Sin", "Mul"}
+
+
+def test_weight_values_kept_between_calls_follow_the_parameter():
+    """A gradient function keeps its weights' tape values from call to call; a Parameter given new numbers of
+    another shape (set_data) gets a new value, so its gradient has the new shape."""
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    w = ms.Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+
+    def f(x):
+        return ops.reduce_sum(ops.mul(x, w), ())
+
+    grad = ops.GradOperation(get_by_list=True)(f, ms.ParameterTuple([w]))
+    g1 = grad(Tensor(np.full((2, 3), 2.0, np.float32)))[0]
+    w.set_data(Tensor(np.ones((4,), np.float32)), slice_shape=True)
+    g2 = grad(Tensor(np.arange(4, dtype=np.float32)))[0]
+    assert g1.shape == (2, 3) and np.all(g1.asnumpy() == 2.0)
+    assert g2.shape == (4,) and g2.asnumpy().tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -369,3 +369,10 @@ def test_clip_by_norm():
     rows = nn.ClipByNorm(axis=1)(Tensor(x), Tensor(c)).asnumpy()
     np.testing.assert_allclose(rows, x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0), rtol=1e-5)
     check_grad(lambda a: nn.ClipByNorm()(a, 0.5), randn(2, 3, dtype=np.float64))
+
+
+def test_dense_holds_its_primitives_as_mindspore():
+    # observed on MindSpore 2.10 CPU: nn.Dense(3, 4).matmul is a MatMul with transpose_b=True, .bias_add a BiasAdd
+    d = nn.Dense(3, 4)
+    assert type(d.matmul).__name__ == "MatMul" and d.matmul.transpose_b is True
+    assert type(d.bias_add).__name__ == "BiasAdd"
