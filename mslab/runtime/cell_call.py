@@ -153,7 +153,10 @@ def call_cell(cell, args, kwargs):
     outermost = not state.cells
     if not outermost:  # inside an eager call: its outermost call already guards and words the errors
         if kwargs or not is_graph_mode():
-            return _run_construct(cell, args, kwargs)
+            hooks = cell.__dict__.get("_forward_hooks")  # _run_construct, inlined: every layer's call comes here
+            if hooks and (hooks["pre"] or hooks["post"]):
+                return _run_with_hooks(cell, hooks, args, kwargs)
+            return _run_construct_only(cell, args, kwargs)
         return compile_call(cell, args).run(args)
     try:
         if outermost:  # the whole call computes without numpy's floating-point warnings (core/fp_warnings)
