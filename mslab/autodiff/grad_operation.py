@@ -11,6 +11,7 @@ How the gradient is found depends on where it is called:
 from mslab.autodiff import graph_syntax
 from mslab.autodiff.backprop import backprop
 from mslab.core import graph_mode, state
+from mslab.core.collector import collector_paused
 from mslab.core.context import is_graph_mode
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
@@ -115,7 +116,8 @@ class GradFunction:
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
     def __call__(self, *args):
-        with quiet_kernels():  # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings)
+        # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings); no cycle collection (core/collector)
+        with quiet_kernels(), collector_paused():
             if state.tracer is None and is_graph_mode():
                 return graph_mode.run_compiled(self, self._compute, args)
             return self._compute(*args)

@@ -11,6 +11,7 @@ import numpy as np
 
 from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.core import state
+from mslab.core.collector import collector_paused
 from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
 from mslab.core.fp_warnings import quiet_kernels
@@ -159,10 +160,10 @@ def call_cell(cell, args, kwargs):
             return _run_construct_only(cell, args, kwargs)
         return compile_call(cell, args).run(args)
     try:
-        if outermost:  # the whole call computes without numpy's floating-point warnings (core/fp_warnings)
-            with quiet_kernels():
-                return _call_here(cell, args, kwargs, outermost)
-        return _call_here(cell, args, kwargs, outermost)
+        # The whole call computes without numpy's floating-point warnings (core/fp_warnings) and without the cycle
+        # collector walking the step's objects (core/collector).
+        with quiet_kernels(), collector_paused():
+            return _call_here(cell, args, kwargs, outermost)
     except RecursionError as e:
         if not outermost or isinstance(e, CellNestingError):
             raise
