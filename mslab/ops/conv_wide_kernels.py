@@ -9,7 +9,10 @@ channel-major, (C*kh*kw, images*OH*Wp), each convolution is one plain 2-D GEMM p
 
     forward        out   = W (O, C*kh*kw) @ cols
     filter grad    dW^T += cols @ dout^T               (summed over the chunks)
-    input grad     dcols = W^T @ dout, then each kernel position's run is added back into the image
+    input grad     the forward again, on dout padded by the kernel's reach minus the forward's padding, with
+                   the weights flipped in space and their two channel axes swapped (a "full" convolution);
+                   or, with more output than input channels, dcols = W^T @ dout, each kernel position's run
+                   then added back into the image (col2im)
 
 The columns of a whole batch are many megabytes (80 MB for 64 channels of 32x32 images at batch 32):
 written out and read back by the GEMM they travel through main memory twice. Built ``CHUNK_BYTES`` at a
@@ -38,12 +41,14 @@ def _chunks(n_images, rows, length, itemsize):
 
 
 def _padded_rows(x, pads, Hp, Wp, ct):
-    """x (N, C, H, W) zero-padded by ``pads`` and flattened to (N, C, (Hp+1)*Wp) (scratch)."""
+    """x (N, C, H, W) zero-padded by ``pads`` and flattened to (N, C, (Hp+1)*Wp) (scratch). A negative pad crops
+    (the input gradient's padding is negative where the forward padded by more than the kernel's reach)."""
     N, C, H, W = x.shape
-    t, l = pads[0], pads[2]
+    t, b, l, r = pads
     xf = scratch("image", (N, C, Hp + 1, Wp), ct)  # one spare row: the last window row's junk columns read it
     xf.fill(0)
-    xf[:, :, t:t + H, l:l + W] = x
+    xf[:, :, max(t, 0):Hp - max(b, 0), max(l, 0):Wp - max(r, 0)] = x[:, :, max(-t, 0):H - max(-b, 0),
+                                                                     max(-l, 0):W - max(-r, 0)]
     return xf.reshape(N, C, (Hp + 1) * Wp)
 
 
@@ -109,6 +114,23 @@ def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
 
 
 def conv2d_input_grad(dout, w, x_shape, dilation, pads):
+    """dX[n, c, i, j] = sum_{o, p, q} w[o, c, p, q] * dout[n, o, i + t - p*dh, j + l - q*dw].
+
+    That is itself a stride-1 convolution ("full"): of dout padded by (kh-1)*dh - t (etc.), with the weights
+    flipped in space and transposed to (C, O, kh, kw). Its columns have O*kh*kw rows; the other way, per-window
+    gradients W^T @ dout added back into the image (col2im), adds C*kh*kw rows. With O <= C the convolution is
+    cheaper (64 -> 64 channels, 32x32: 14.5 instead of 16.2 ms at batch 32), else col2im is.
+    """
+    O, C, kh, kw = w.shape
+    if O > C:
+        return _input_grad_col2im(dout, w, x_shape, dilation, pads)
+    (dh, dw), (t, b, l, r) = dilation, pads
+    eh, ew = (kh - 1) * dh, (kw - 1) * dw
+    flipped = w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
+    return conv2d(dout, flipped, dilation, (eh - t, eh - b, ew - l, ew - r), tuple(x_shape[2:]))
+
+
+def _input_grad_col2im(dout, w, x_shape, dilation, pads):
     """dX: each window's gradient (W^T @ dout) added back where the window read (col2im), chunk by chunk."""
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     N, C, H, W = x_shape
