@@ -21,6 +21,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from mslab.ops import conv_wide_kernels as wide
 from mslab.ops.scratch import compute_dtype
+from mslab.ops.unary_ops import keep_where
 
 
 # ---- attribute normalisation ------------------------------------------------------------------------
@@ -205,11 +206,39 @@ def _routes(x, out, kernel, stride, pads, out_hw):
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+def bitwise_routing(dtype):
+    """Whether max_pool_grad's non-overlapping path (dout's bits ANDed into place, +0 elsewhere) serves ``dtype``."""
+    return np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize in _UINT
+
+
+def _first_hits_2x2(hit):
+    """Keep, in each 2x2 window of the (N, C, H, W) bool ``hit`` (contiguous, H and W even), only the first True in
+    row-major order, in place. Both steps are whole-array integer operations, no loop over windows: a window's
+    two horizontal neighbours are one uint16 (the left one the low byte), cleared of the right one where the left
+    is set; then a bottom pair is cleared wherever the pair above it has a hit."""
+    N, C, H, W = hit.shape
+    pairs = hit.view(np.uint16)  # values 0, 1 (left), 256 (right), 257 (both)
+    pairs &= ~(pairs << 8)  # 257 -> 1
+    rows = pairs.reshape(N * C * H // 2, 2, W // 2)
+    rows[:, 1] &= np.multiply(rows[:, 0] == 0, np.uint16(0xFFFF))
+
+
+def _max_pool_grad_2x2(x, out, dout):
+    """max_pool_grad for 2x2 windows at stride 2 tiling x exactly: on whole arrays of x's size (out and dout
+    repeated over their windows), which numpy runs in long contiguous loops, rather than four strided slices."""
+    hit = x == out.repeat(2, axis=3).repeat(2, axis=2)
+    _first_hits_2x2(hit)
+    return keep_where(hit, dout.repeat(2, axis=3).repeat(2, axis=2))
+
+
 def max_pool_grad(x, out, dout, kernel, stride, pads, out_hw):
     """Each window's dout goes to its argmax input position (accumulated where windows overlap)."""
     N, C, H, W = x.shape
+    if (kernel == stride == (2, 2) and out_hw == (H // 2, W // 2) and H % 2 == W % 2 == 0 and not any(pads)
+            and bitwise_routing(dout.dtype) and x.flags.c_contiguous and dout.shape == out.shape):
+        return _max_pool_grad_2x2(x, out, dout)
     u = _UINT.get(dout.dtype.itemsize)
-    if (u is not None and dout.dtype.kind == "f" and not any(pads) and stride[0] >= kernel[0]
+    if (bitwise_routing(dout.dtype) and not any(pads) and stride[0] >= kernel[0]
             and stride[1] >= kernel[1] and dout.shape == out.shape):
         # Windows do not overlap (LeNet's 2x2, stride 2): every input position gets dout from at most one
         # window, so each kernel position writes its slice once: dout's bits ANDed with the route mask
