@@ -14,10 +14,10 @@ from mslab.runtime.executor import Executor
 from mslab.testing import check_modes
 
 
-def nasty(shape, seed):
+def nasty(shape, seed, dtype=np.float32):
     """Small integers (ties in most windows), some NaN, some -0.0."""
     rng = np.random.default_rng(seed)
-    x = rng.integers(-2, 3, shape).astype(np.float32)
+    x = rng.integers(-2, 3, shape).astype(dtype)
     x[rng.random(shape) < 0.1] = np.nan
     x[(x == 0) & (rng.random(shape) < 0.5)] = -0.0
     return x
@@ -31,14 +31,15 @@ def tap_loop(x, out, dout):
     return want
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_2x2_path_routes_to_the_first_hit_bit_for_bit(seed):
+def test_the_2x2_path_routes_to_the_first_hit_bit_for_bit(seed, dtype):
     rng = np.random.default_rng(seed)
-    x = nasty((2, 3, 6, 8), seed)
+    x = nasty((2, 3, 6, 8), seed, dtype)
     out = K.max_pool(x, (2, 2), (2, 2), (0,) * 4, (3, 4))
     if seed % 2:
-        out = nasty(out.shape, seed + 10)  # not the window maxima: windows with no hit, or several
-    dout = nasty(out.shape, seed + 20) * rng.standard_normal(out.shape).astype(np.float32)
+        out = nasty(out.shape, seed + 10, dtype)  # not the window maxima: windows with no hit, or several
+    dout = nasty(out.shape, seed + 20, dtype) * rng.standard_normal(out.shape).astype(dtype)
     got = K.max_pool_grad(x, out, dout, (2, 2), (2, 2), (0,) * 4, (3, 4))
     assert got.tobytes() == tap_loop(x, out, dout).tobytes()
 

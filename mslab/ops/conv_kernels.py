@@ -223,12 +223,29 @@ def _first_hits_2x2(hit):
     rows[:, 1] &= np.multiply(rows[:, 0] == 0, np.uint16(0xFFFF))
 
 
+_TWICE = {2: (np.uint16, np.uint32, 0x10001), 4: (np.uint32, np.uint64, 0x100000001)}
+
+
+def _repeat_2x2(a):
+    """(N, C, OH, OW) -> (N, C, 2*OH, 2*OW), every element repeated over a 2x2 block. For 2- and 4-byte items each
+    element's bits are multiplied into both halves of an integer twice as wide (the element twice, side by side,
+    in one long loop), then each row is copied twice; ``np.repeat`` along the last axis copies element by element."""
+    N, C, OH, OW = a.shape
+    twice = _TWICE.get(a.dtype.itemsize)
+    if twice is None:
+        return a.repeat(2, axis=3).repeat(2, axis=2)
+    narrow, wide, ones = twice
+    pairs = np.ascontiguousarray(a).view(narrow).astype(wide)
+    pairs *= wide(ones)
+    return pairs.view(a.dtype).reshape(N * C * OH, 1, 2 * OW).repeat(2, axis=1).reshape(N, C, 2 * OH, 2 * OW)
+
+
 def _max_pool_grad_2x2(x, out, dout):
     """max_pool_grad for 2x2 windows at stride 2 tiling x exactly: on whole arrays of x's size (out and dout
     repeated over their windows), which numpy runs in long contiguous loops, rather than four strided slices."""
-    hit = x == out.repeat(2, axis=3).repeat(2, axis=2)
+    hit = x == _repeat_2x2(out)
     _first_hits_2x2(hit)
-    return keep_where(hit, dout.repeat(2, axis=3).repeat(2, axis=2))
+    return keep_where(hit, _repeat_2x2(dout))
 
 
 def max_pool_grad(x, out, dout, kernel, stride, pads, out_hw):
