@@ -16,12 +16,13 @@ float16 inputs are computed in float32 and rounded back (numpy has no fast float
 Stride 1, the common case, has kernels of its own in ``conv_wide_kernels`` (contiguous "wide" columns,
 built a few images at a time); the ones here serve every other stride.
 """
+import functools
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from mslab.ops import conv_wide_kernels as wide
 from mslab.ops.scratch import compute_dtype
-from mslab.ops.unary_ops import keep_where
 
 
 # ---- attribute normalisation ------------------------------------------------------------------------
@@ -204,6 +205,7 @@ def _routes(x, out, kernel, stride, pads, out_hw):
 
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_INT = {2: np.int16, 4: np.int32, 8: np.int64}
 
 
 def bitwise_routing(dtype):
@@ -211,16 +213,29 @@ def bitwise_routing(dtype):
     return np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize in _UINT
 
 
+@functools.lru_cache(maxsize=16)
+def _top_rows(n_windows_rows, half_width):
+    """Flat read-only bool mask over the horizontal pairs of an image batch: True in each window's top row."""
+    top = np.zeros((n_windows_rows, 2, half_width), bool)
+    top[:, 0] = True
+    top.flags.writeable = False
+    return top.reshape(-1)
+
+
 def _first_hits_2x2(hit):
     """Keep, in each 2x2 window of the (N, C, H, W) bool ``hit`` (contiguous, H and W even), only the first True in
-    row-major order, in place. Both steps are whole-array integer operations, no loop over windows: a window's
-    two horizontal neighbours are one uint16 (the left one the low byte), cleared of the right one where the left
-    is set; then a bottom pair is cleared wherever the pair above it has a hit."""
+    row-major order, in place, with whole-array integer operations and no loop over windows. A window's two
+    horizontal neighbours are one uint16 (the left one the low byte), cleared of the right one where the left is
+    set; then, in the flat array of pairs, the pair above a bottom pair sits W/2 places earlier: the bottom pair
+    is cleared where that one has a hit (top pairs are left alone)."""
     N, C, H, W = hit.shape
-    pairs = hit.view(np.uint16)  # values 0, 1 (left), 256 (right), 257 (both)
+    pairs = hit.view(np.uint16).reshape(-1)  # values 0, 1 (left), 256 (right), 257 (both)
     pairs &= ~(pairs << 8)  # 257 -> 1
-    rows = pairs.reshape(N * C * H // 2, 2, W // 2)
-    rows[:, 1] &= np.multiply(rows[:, 0] == 0, np.uint16(0xFFFF))
+    r = W // 2
+    keep = pairs[:-r] == 0
+    keep |= _top_rows(N * C * H // 2, r)[r:]
+    below = pairs[r:].view(np.int16)
+    np.bitwise_and(below, np.negative(keep.view(np.int8)), out=below)  # keep -> -1: all ones once widened
 
 
 _TWICE = {2: (np.uint16, np.uint32, 0x10001), 4: (np.uint32, np.uint64, 0x100000001)}
@@ -245,7 +260,10 @@ def _max_pool_grad_2x2(x, out, dout):
     repeated over their windows), which numpy runs in long contiguous loops, rather than four strided slices."""
     hit = x == _repeat_2x2(out)
     _first_hits_2x2(hit)
-    return keep_where(hit, _repeat_2x2(dout))
+    dx = _repeat_2x2(dout)  # a fresh array: masked in place, dout's bits where routed, +0 elsewhere
+    bits = dx.view(_INT[dx.dtype.itemsize])
+    np.bitwise_and(bits, np.negative(hit.view(np.int8)), out=bits)  # True -> -1, all ones once widened to bits
+    return dx
 
 
 def max_pool_grad(x, out, dout, kernel, stride, pads, out_hw):
