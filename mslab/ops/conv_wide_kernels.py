@@ -1,6 +1,7 @@
 """Stride-1 convolution kernels (the common case) on "wide" columns, built a few images at a time.
 
-Flatten each zero-padded image to one row of Hp*Wp pixels (plus one spare row): kernel position (p, q)
+Flatten each zero-padded image to one row of Hp*Wp pixels (plus one spare row; Wp is the row stride, its
+padding shared with the next row where that fits, see ``_geometry``): kernel position (p, q)
 then reads the contiguous run starting at p*dh*Wp + q*dw, of length OH*Wp, for every output pixel at
 once. Columns built from those runs have Wp entries per output row instead of OW: the last Wp - OW are
 junk (they wrap into the next image row) and are dropped from the output, or multiplied by zeros in the
@@ -27,8 +28,21 @@ CHUNK_BYTES = 4 << 20  # columns per chunk; 1-4 MB measured best here (L2/L3-siz
 
 
 def _geometry(x_shape, kernel, dilation, pads):
+    """``(Hp, Wp, OH, L)``: padded rows, the row stride of the flat padded image, output rows, columns per image.
+
+    Neighbouring rows share their zero padding (a row's right padding is the next one's left padding), so a row
+    takes W + max(left, right) places rather than W + left + right: for a 3x3 "same" convolution one junk column
+    per output row instead of two (a 32x32 image's GEMM 3% smaller, an 8x8 one's 11%). That needs the OW outputs
+    and the window's reach to fit in the shorter row; otherwise rows keep both paddings.
+    """
     H, W = x_shape[2:]
-    Hp, Wp = H + pads[0] + pads[1], W + pads[2] + pads[3]
+    t, b, l, r = pads
+    reach = dilation[1] * (kernel[1] - 1)
+    visible = W - max(-l, 0) - max(-r, 0)
+    Wp = visible + max(l, r, 0)
+    if W + l + r - reach > Wp or reach > Wp:
+        Wp = W + l + r
+    Hp = H + t + b
     OH = Hp - dilation[0] * (kernel[0] - 1)
     return Hp, Wp, OH, OH * Wp
 
@@ -45,10 +59,11 @@ def _padded_rows(x, pads, Hp, Wp, ct):
     (the input gradient's padding is negative where the forward padded by more than the kernel's reach)."""
     N, C, H, W = x.shape
     t, b, l, r = pads
+    rows, cols = x[:, :, max(-t, 0):H - max(-b, 0), max(-l, 0):W - max(-r, 0)].shape[2:]
     xf = scratch("image", (N, C, Hp + 1, Wp), ct)  # one spare row: the last window row's junk columns read it
     xf.fill(0)
-    xf[:, :, max(t, 0):Hp - max(b, 0), max(l, 0):Wp - max(r, 0)] = x[:, :, max(-t, 0):H - max(-b, 0),
-                                                                     max(-l, 0):W - max(-r, 0)]
+    xf[:, :, max(t, 0):max(t, 0) + rows, max(l, 0):max(l, 0) + cols] = x[:, :, max(-t, 0):H - max(-b, 0),
+                                                                          max(-l, 0):W - max(-r, 0)]
     return xf.reshape(N, C, (Hp + 1) * Wp)
 
 
