@@ -134,7 +134,8 @@ def conv2d_input_grad(dout, w, x_shape, dilation, pads):
     That is itself a stride-1 convolution ("full"): of dout padded by (kh-1)*dh - t (etc.), with the weights
     flipped in space and transposed to (C, O, kh, kw). Its columns have O*kh*kw rows; the other way, per-window
     gradients W^T @ dout added back into the image (col2im), adds C*kh*kw rows. With O <= C the convolution is
-    cheaper (64 -> 64 channels, 32x32: 14.5 instead of 16.2 ms at batch 32), else col2im is.
+    a little cheaper (64 -> 64 channels, 32x32, batch 32: 13.5 instead of 14.1 ms), else col2im is (6 -> 16
+    channels, LeNet's second convolution: 1.0 instead of 3.6 ms).
     """
     O, C, kh, kw = w.shape
     if O > C:
@@ -161,13 +162,17 @@ def _input_grad_col2im(dout, w, x_shape, dilation, pads):
     for start, stop in chunks:
         m = stop - start
         dcols = np.matmul(wt, _widen(dout[start:stop], Wp, ct), out=buf[:kh * kw * C * m * L].reshape(kh * kw * C, -1))
-        dcols = dcols.reshape(kh, kw, C, m, L)
+        dcols = dcols.reshape(kh, kw, C * m * L)
         dxf = image[:C * m * (Hp + 1) * Wp].reshape(C, m, (Hp + 1) * Wp)
         dxf.fill(0)
         for p in range(kh):
-            for q in range(kw):
-                s = p * dh * Wp + q * dw
-                dxf[:, :, s:s + L] += dcols[p, q]
+            # The kernel row's positions first, into its q = 0 slab, each shifted by q*dw along the flat slab: one
+            # long add per position instead of one per channel and image. A run that spills past its image's L
+            # columns into the next one's carries only zeros (junk columns) or gradients of padding (cropped).
+            row = dcols[p, 0]
+            for q in range(1, kw):
+                row[q * dw:] += dcols[p, q, :row.size - q * dw]
+            dxf[:, :, p * dh * Wp:p * dh * Wp + L] += row.reshape(C, m, L)
         crop = dxf[:, :, :Hp * Wp].reshape(C, m, Hp, Wp)[:, :, t:t + H, l:l + W]
         dx[start:stop] = crop.transpose(1, 0, 2, 3)
     return dx
