@@ -9,7 +9,9 @@ Compilation (once per graph):
 * nodes whose inputs are all known at compile time (constants, or folded nodes, such as the ``Fill``
   that makes *sens* and what is computed from it) are folded: computed once, here;
 * each buffer is noted as free after its last reader, so numpy can reuse the memory;
-* the schedule is turned into one Python function, a line per node (``print(executor.code)``)::
+* a few pairs of neighbouring nodes share one kernel (``runtime.fusion``: MaxPoolGrad with the ReluGrad after
+  it, BatchNormGrad with BatchNormScaleGrad), bit for bit what the two nodes compute;
+* the schedule is turned into one Python function, a line per node or fused pair (``print(executor.code)``)::
 
       v7 = k0(a0, p0)              # %0 = MatMul
       v8 = k1(v7, p1)              # %1 = BiasAdd
@@ -150,6 +152,7 @@ class Executor:
         # The graph's outputs and parameters are never freed; other buffers go after the line that reads them last.
         keep = set(self.output_slots) | {s for s, _ in self.param_slots}
         plan = fusion.plan(self.schedule, keep)
+        self.n_lines = len(plan)
         last = {}
         for i, line in enumerate(plan):
             for s in line.ins:
