@@ -48,7 +48,9 @@ def _geometry(x_shape, kernel, dilation, pads):
 
 
 def _chunks(n_images, rows, length, itemsize):
-    """``(start, stop)`` of the image chunks whose columns (rows x images*length) fit in CHUNK_BYTES."""
+    """``(start, stop)`` of the image chunks whose columns (rows x images*length) fit in CHUNK_BYTES. ``rows`` is
+    the larger of the columns' C*kh*kw and the O rows of the GEMM's other side (the output, or dout widened): with
+    3 input channels and 64 filters the output chunk is the bigger one, and it too is read back at once."""
     per_image = max(rows * length * itemsize, 1)
     step = max(1, min(n_images, CHUNK_BYTES // per_image))
     return [(s, min(s + step, n_images)) for s in range(0, n_images, step)], step
@@ -98,7 +100,7 @@ def conv2d(x, w, dilation, pads, out_hw):
     Hp, Wp, OH, L = _geometry(x.shape, (kh, kw), dilation, pads)
     w2 = w.astype(ct, copy=False).reshape(O, C * kh * kw)
     xf = _padded_rows(x, pads, Hp, Wp, ct)
-    chunks, step = _chunks(N, C * kh * kw, L, ct.itemsize)
+    chunks, step = _chunks(N, max(C * kh * kw, O), L, ct.itemsize)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     res = scratch("out", (O * step * L,), ct)
     out = np.empty((N, O, OH, OW), dt)
@@ -116,7 +118,7 @@ def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
     N = x.shape[0]
     Hp, Wp, OH, L = _geometry(x.shape, (kh, kw), dilation, pads)
     xf = _padded_rows(x, pads, Hp, Wp, ct)
-    chunks, step = _chunks(N, C * kh * kw, L, ct.itemsize)
+    chunks, step = _chunks(N, max(C * kh * kw, O), L, ct.itemsize)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     dwt = np.zeros((C * kh * kw, O), ct)
     part = np.empty_like(dwt)
@@ -155,7 +157,7 @@ def _input_grad_col2im(dout, w, x_shape, dilation, pads):
     Hp, Wp, OH, L = _geometry(x_shape, (kh, kw), dilation, pads)
     # rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab
     wt = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
-    chunks, step = _chunks(N, C * kh * kw, L, ct.itemsize)
+    chunks, step = _chunks(N, max(C * kh * kw, O), L, ct.itemsize)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     image = scratch("image", (C * step * (Hp + 1) * Wp,), ct)
     dx = np.empty(x_shape, dt)
