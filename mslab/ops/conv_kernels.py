@@ -9,7 +9,9 @@ kernel positions only (kh * kw iterations, each a whole-array add), never over b
 
 Pooling loops over kernel positions too: the max of a window is the running maximum of kh * kw
 strided slices, and the argmax (first maximum, in row-major window order, as PyTorch and MindSpore)
-is tracked alongside, so MaxPoolGrad routes each window's gradient to exactly one input position.
+is tracked alongside, so MaxPoolGrad routes each window's gradient to exactly one input position. The
+common 2x2 windows at stride 2 take whole-array steps instead (``_max_pool_grad_2x2``): numpy runs four
+strided slices of a small image in many short loops.
 
 float16 inputs are computed in float32 and rounded back (numpy has no fast float16 matmul).
 

@@ -111,9 +111,10 @@ class MaxPoolGrad(_PoolBase):
     def kernel_through(self, ins, user):
         """GRAPH-mode fusion (``runtime.fusion``) with ``user``, the ReluGrad of the ReLU whose output x was pooled.
 
-        Where windows do not overlap, each input gets one window's dout or +0, and its ReLU mask keeps it iff
-        x > 0, that is iff the window's maximum is > 0: so the mask goes onto dout, a quarter of the size for 2x2
-        windows, and the full-size ReluGrad pass disappears. Bit for bit the two nodes' result.
+        Where windows do not overlap, each input gets one window's dout (where it holds the window's maximum) or
+        +0, and the ReLU mask keeps a routed input iff x > 0, that is iff its window's maximum is > 0: so the
+        mask goes onto dout, a quarter of the size for 2x2 windows, and the full-size ReluGrad pass disappears.
+        Bit for bit the two nodes' result.
         """
         x = ins[0]
         (pads, out_hw), ks, st = self._geometry(tuple(x.shape)), self.kernel_size, self.strides
