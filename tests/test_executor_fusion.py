@@ -140,3 +140,24 @@ def test_a_training_step_with_fused_lines_is_bit_identical_in_both_modes():
         results[mode] += [p.asnumpy().tobytes() for p in net.get_parameters()]
     ms.set_context(mode=ms.PYNATIVE_MODE)
     assert results[ms.GRAPH_MODE] == results[ms.PYNATIVE_MODE]
+
+
+def test_no_fusion_across_an_in_place_write():
+    """BatchNormScaleGrad after an Assign to x must read the new x: its work may not move before the write."""
+    rng = np.random.default_rng(2)
+    x = ms.Parameter(Tensor(rng.standard_normal((4, 3, 2, 2)).astype(np.float32)), name="x")
+    dout, scale = Tensor(rng.standard_normal((4, 3, 2, 2)).astype(np.float32)), Tensor(np.ones(3, np.float32))
+
+    def fn(dout, scale):
+        dx = BatchNormGrad(1e-5)(dout, x, scale)
+        written = ops.assign(x, x * 2)
+        return dx, ops.depend(BatchNormScaleGrad(1e-5)(dout, x), written)
+
+    code = code_of(fn, dout, scale)
+    assert "BatchNormGrad, " not in code and "= Assign" in code
+    x.set_data(Tensor(rng.standard_normal((4, 3, 2, 2)).astype(np.float32)))
+    start = x.asnumpy().copy()
+    graph = [t.asnumpy() for t in ms.jit(fn)(dout, scale)]
+    x.set_data(Tensor(start))
+    eager = [t.asnumpy() for t in fn(dout, scale)]
+    assert [a.tobytes() for a in graph] == [a.tobytes() for a in eager]
