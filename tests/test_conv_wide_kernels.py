@@ -11,6 +11,11 @@ CASES = [  # N, C, H, W, O, kh, kw, dilation, pads (top, bottom, left, right)
     (5, 3, 7, 6, 4, 3, 2, (1, 2), (1, 0, 2, 1)),
     (3, 2, 5, 5, 3, 1, 1, (1, 1), (0, 0, 0, 0)),
     (7, 1, 9, 8, 2, 5, 3, (2, 1), (2, 2, 1, 1)),
+    # O <= C: the input gradient is a convolution of dout; padding beyond the kernel's reach crops dout instead
+    (4, 5, 6, 5, 3, 3, 3, (1, 2), (1, 2, 0, 1)),
+    (2, 3, 5, 6, 2, 3, 2, (1, 1), (3, 0, 1, 4)),
+    (3, 4, 6, 7, 4, 3, 3, (1, 1), (1, 1, 1, 1)),  # "same": rows share their padding
+    (2, 3, 4, 1, 2, 5, 5, (1, 1), (2, 2, 2, 2)),  # the window reaches past a shared row: both paddings kept
 ]
 
 

@@ -134,19 +134,35 @@ class BatchNormGrad(Primitive):
         return tuple(x.shape), x.dtype
 
     def compute(self, dout, x, scale):
-        out_dtype, x, dout = x.dtype, _computed(x), _computed(dout)
-        dt = x.dtype
-        _, centered, _, var, m = batch_statistics(x)
-        inv = _inv_std(var, self.epsilon)
-        d3 = _rows(dout)
-        # dx = k * (dout - dbias / m) - k * inv^2 * (dout . centered) / m * centered, with k = scale * inv
-        k = inv * scale.astype(dt, copy=False)
-        dbias, dot = _channel_sum(d3), _channel_dot(d3, centered)
-        dx = np.multiply(d3, k[:, None])
-        centered *= (-k * inv * inv * dot / dt.type(m))[:, None]
-        dx += centered
-        dx -= (k * dbias / dt.type(m))[:, None]
-        return dx.reshape(x.shape).astype(out_dtype, copy=False)
+        return input_and_scale_grads(dout, x, scale, self.epsilon)[0]
+
+    def kernel_pair(self, ins, other):
+        """GRAPH-mode fusion (``runtime.fusion``): with ``other`` the BatchNormScaleGrad of the same dout and x,
+        ``(dx, dscale)`` from one pass over the batch statistics and one dot product (the scale's gradient is a
+        by-product of dx's)."""
+        if (not isinstance(other.prim, BatchNormScaleGrad) or other.prim.epsilon != self.epsilon
+                or other.inputs[0] is not ins[0] or other.inputs[1] is not ins[1]):
+            return None
+        eps = self.epsilon
+        return lambda dout, x, scale: input_and_scale_grads(dout, x, scale, eps)
+
+
+def input_and_scale_grads(dout, x, scale, eps):
+    """``(dx, dscale)`` of training BatchNorm for dout (statistics of x): BatchNormGrad and BatchNormScaleGrad."""
+    out_dtype, x, dout = x.dtype, _computed(x), _computed(dout)
+    dt = x.dtype
+    _, centered, _, var, m = batch_statistics(x)
+    inv = _inv_std(var, eps)
+    d3 = _rows(dout)
+    # dx = k * (dout - dbias / m) - k * inv^2 * (dout . centered) / m * centered, with k = scale * inv
+    k = inv * scale.astype(dt, copy=False)
+    dbias, dot = _channel_sum(d3), _channel_dot(d3, centered)
+    dscale = (dot * inv).astype(out_dtype, copy=False)
+    dx = np.multiply(d3, k[:, None])
+    centered *= (-k * inv * inv * dot / dt.type(m))[:, None]
+    dx += centered
+    dx -= (k * dbias / dt.type(m))[:, None]
+    return dx.reshape(x.shape).astype(out_dtype, copy=False), dscale
 
 
 class BatchNormScaleGrad(Primitive):

@@ -9,13 +9,17 @@ kernel positions only (kh * kw iterations, each a whole-array add), never over b
 
 Pooling loops over kernel positions too: the max of a window is the running maximum of kh * kw
 strided slices, and the argmax (first maximum, in row-major window order, as PyTorch and MindSpore)
-is tracked alongside, so MaxPoolGrad routes each window's gradient to exactly one input position.
+is tracked alongside, so MaxPoolGrad routes each window's gradient to exactly one input position. The
+common 2x2 windows at stride 2 take whole-array steps instead (``_max_pool_grad_2x2``): numpy runs four
+strided slices of a small image in many short loops.
 
 float16 inputs are computed in float32 and rounded back (numpy has no fast float16 matmul).
 
 Stride 1, the common case, has kernels of its own in ``conv_wide_kernels`` (contiguous "wide" columns,
 built a few images at a time); the ones here serve every other stride.
 """
+import functools
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -203,13 +207,75 @@ def _routes(x, out, kernel, stride, pads, out_hw):
 
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_INT = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def bitwise_routing(dtype):
+    """Whether max_pool_grad's non-overlapping path (dout's bits ANDed into place, +0 elsewhere) serves ``dtype``."""
+    return np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize in _UINT
+
+
+@functools.lru_cache(maxsize=16)
+def _top_rows(n_windows_rows, half_width):
+    """Flat read-only bool mask over the horizontal pairs of an image batch: True in each window's top row."""
+    top = np.zeros((n_windows_rows, 2, half_width), bool)
+    top[:, 0] = True
+    top.flags.writeable = False
+    return top.reshape(-1)
+
+
+def _first_hits_2x2(hit):
+    """Keep, in each 2x2 window of the (N, C, H, W) bool ``hit`` (contiguous, H and W even), only the first True in
+    row-major order, in place, with whole-array integer operations and no loop over windows. A window's two
+    horizontal neighbours are one uint16 (the left one the low byte), cleared of the right one where the left is
+    set; then, in the flat array of pairs, the pair above a bottom pair sits W/2 places earlier: the bottom pair
+    is cleared where that one has a hit (top pairs are left alone)."""
+    N, C, H, W = hit.shape
+    pairs = hit.view(np.uint16).reshape(-1)  # values 0, 1 (left), 256 (right), 257 (both)
+    pairs &= ~(pairs << 8)  # 257 -> 1
+    r = W // 2
+    keep = pairs[:-r] == 0
+    keep |= _top_rows(N * C * H // 2, r)[r:]
+    below = pairs[r:].view(np.int16)
+    np.bitwise_and(below, np.negative(keep.view(np.int8)), out=below)  # keep -> -1: all ones once widened
+
+
+_TWICE = {2: (np.uint16, np.uint32, 0x10001), 4: (np.uint32, np.uint64, 0x100000001)}
+
+
+def _repeat_2x2(a):
+    """(N, C, OH, OW) -> (N, C, 2*OH, 2*OW), every element repeated over a 2x2 block. For 2- and 4-byte items each
+    element's bits are multiplied into both halves of an integer twice as wide (the element twice, side by side,
+    in one long loop), then each row is copied twice; ``np.repeat`` along the last axis copies element by element."""
+    N, C, OH, OW = a.shape
+    twice = _TWICE.get(a.dtype.itemsize)
+    if twice is None:
+        return a.repeat(2, axis=3).repeat(2, axis=2)
+    narrow, wide, ones = twice
+    pairs = np.ascontiguousarray(a).view(narrow).astype(wide)
+    pairs *= wide(ones)
+    return pairs.view(a.dtype).reshape(N * C * OH, 1, 2 * OW).repeat(2, axis=1).reshape(N, C, 2 * OH, 2 * OW)
+
+
+def _max_pool_grad_2x2(x, out, dout):
+    """max_pool_grad for 2x2 windows at stride 2 tiling x exactly: on whole arrays of x's size (out and dout
+    repeated over their windows), which numpy runs in long contiguous loops, rather than four strided slices."""
+    hit = x == _repeat_2x2(out)
+    _first_hits_2x2(hit)
+    dx = _repeat_2x2(dout)  # a fresh array: masked in place, dout's bits where routed, +0 elsewhere
+    bits = dx.view(_INT[dx.dtype.itemsize])
+    np.bitwise_and(bits, np.negative(hit.view(np.int8)), out=bits)  # True -> -1, all ones once widened to bits
+    return dx
 
 
 def max_pool_grad(x, out, dout, kernel, stride, pads, out_hw):
     """Each window's dout goes to its argmax input position (accumulated where windows overlap)."""
     N, C, H, W = x.shape
+    if (kernel == stride == (2, 2) and out_hw == (H // 2, W // 2) and H % 2 == W % 2 == 0 and not any(pads)
+            and bitwise_routing(dout.dtype) and x.flags.c_contiguous and dout.shape == out.shape):
+        return _max_pool_grad_2x2(x, out, dout)
     u = _UINT.get(dout.dtype.itemsize)
-    if (u is not None and dout.dtype.kind == "f" and not any(pads) and stride[0] >= kernel[0]
+    if (bitwise_routing(dout.dtype) and not any(pads) and stride[0] >= kernel[0]
             and stride[1] >= kernel[1] and dout.shape == out.shape):
         # Windows do not overlap (LeNet's 2x2, stride 2): every input position gets dout from at most one
         # window, so each kernel position writes its slice once: dout's bits ANDed with the route mask

@@ -9,7 +9,9 @@ Compilation (once per graph):
 * nodes whose inputs are all known at compile time (constants, or folded nodes, such as the ``Fill``
   that makes *sens* and what is computed from it) are folded: computed once, here;
 * each buffer is noted as free after its last reader, so numpy can reuse the memory;
-* the schedule is turned into one Python function, a line per node (``print(executor.code)``)::
+* a few pairs of neighbouring nodes share one kernel (``runtime.fusion``: MaxPoolGrad with the ReluGrad after
+  it, BatchNormGrad with BatchNormScaleGrad), bit for bit what the two nodes compute;
+* the schedule is turned into one Python function, a line per node or fused pair (``print(executor.code)``)::
 
       v7 = k0(a0, p0)              # %0 = MatMul
       v8 = k1(v7, p1)              # %1 = BiasAdd
@@ -28,6 +30,7 @@ from mslab.core.errors import ExecutionError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Value
+from mslab.runtime import fusion
 
 
 def _bind(compute, inputs, slot_of):
@@ -102,25 +105,13 @@ class Executor:
                 template[slot_of[n.out]] = self._fold(n, fn, [template[s] for s in slots])
                 self.folded.append(n)
                 continue
-            schedule.append([fn, slots, slot_of[n.out], (), n])
+            schedule.append((fn, slots, slot_of[n.out], (), n))  # () where frees were: _generate's lines free
             direct.append(is_direct)
         self.template = template
         missing = [v for v in graph.outputs if v not in slot_of]
         if missing:
             raise ExecutionError(f"graph output {missing[0].name} is not computed by this graph")
         self.output_slots = [slot_of[v] for v in graph.outputs]
-        # The graph's outputs and parameters are never freed; other buffers go after their last reader.
-        keep = set(self.output_slots) | {s for s, _ in self.param_slots}
-        last = {}
-        for k, step in enumerate(schedule):
-            for s in step[1]:
-                last[s] = k
-        frees = [[] for _ in schedule]
-        for s, k in last.items():
-            if s not in keep and template[s] is None:
-                frees[k].append(s)
-        for step, f in zip(schedule, frees):
-            step[3] = tuple(sorted(f))
         self.schedule = [tuple(s) for s in schedule]
         # Outputs that are parameters or compile-time values are copied on the way out: the caller must
         # not be able to change a weight or the next call's result by writing into them.
@@ -158,10 +149,24 @@ class Executor:
                  f"{', '.join(names[s] for s, _ in self.param_slots)}):"]
         self._line_of_step = {}
         const_names = {}
-        for k, ((fn, slots, out, free, node), is_direct) in enumerate(zip(self.schedule, direct)):
-            if is_direct:
-                args = [names[s] for s in slots]
-                env[f"k{k}"] = fn
+        # The graph's outputs and parameters are never freed; other buffers go after the line that reads them last.
+        keep = set(self.output_slots) | {s for s, _ in self.param_slots}
+        plan = fusion.plan(self.schedule, keep)
+        self.n_lines = len(plan)
+        last = {}
+        for i, line in enumerate(plan):
+            for s in line.ins:
+                last[s] = i
+        frees = [[] for _ in plan]
+        for s, i in last.items():
+            if s not in keep and self.template[s] is None:
+                frees[i].append(s)
+        for line, free in zip(plan, frees):
+            k = line.members[0]
+            node = self.schedule[k][4]
+            if len(line.members) > 1 or direct[k]:
+                args = [names[s] for s in line.ins]
+                env[f"k{k}"] = line.fn
             else:  # compute itself, called with every input in order; constant inputs are globals
                 env[f"k{k}"] = node.prim.compute
                 args = []
@@ -175,9 +180,10 @@ class Executor:
                             env[name] = v
                         args.append(name)
             self._line_of_step[len(lines) + 1] = k
-            lines.append(f"    {names[out]} = k{k}({', '.join(args)})  # {node.out.name} = {node.prim.name}")
+            what = ", ".join(f"{self.schedule[m][4].out.name} = {self.schedule[m][4].prim.name}" for m in line.members)
+            lines.append(f"    {', '.join(names[o] for o in line.outs)} = k{k}({', '.join(args)})  # {what}")
             if free:
-                lines.append(f"    del {', '.join(names[s] for s in free)}")
+                lines.append(f"    del {', '.join(names[s] for s in sorted(free))}")
         lines.append(f"    return [{', '.join(names[s] for s in self.output_slots)}]")
         self.code = "\n".join(lines) + "\n"
         self._code_obj = compile(self.code, f"<graph {self.graph.name}>", "exec")

@@ -82,7 +82,9 @@ def pipeline_stages(fn, *inputs):
     ex = Executor(final)
     stages.append(_stage("schedule", "schedule", final, len(ex.schedule),
                          f"renumbered; {len(ex.folded)} nodes folded, {len(ex.schedule)} run per call, "
-                         f"each one line of the generated function below", code=ex.code))
+                         + ("each one line of the generated function below" if ex.n_lines == len(ex.schedule) else
+                            f"in {ex.n_lines} lines of the generated function below (fused pairs share one)"),
+                         code=ex.code))
     return stages
 
 

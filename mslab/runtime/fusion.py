@@ -1,0 +1,74 @@
+"""Kernel fusion for the generated code: one line computes what two neighbouring nodes would.
+
+A node's primitive may offer, at compile time, a kernel that also does the work of another node:
+
+* ``kernel_through(inputs, user)``: when the node's result has one reader, ``user``, a function of the node's
+  tensor inputs that returns ``user``'s result directly; the intermediate value is never written out (MaxPoolGrad
+  followed by the ReluGrad of the ReLU that fed the pooling: the mask goes onto the pooled gradient, a quarter
+  of the size);
+* ``kernel_pair(inputs, other)``: a function of the node's tensor inputs returning ``(its result, other's
+  result)`` for a node that reads the same values (BatchNormGrad and BatchNormScaleGrad share the batch
+  statistics and a dot product).
+
+Either returns None where it does not apply. The fused result must be the unfused nodes' result bit for bit
+(GRAPH mode equals PYNATIVE). The partner's work moves to the first node's line, so nothing that writes in place
+(a side effect) may run between the two. Only the generated ``run`` is fused: ``Executor.steps`` still runs
+node by node and shows every intermediate value.
+"""
+
+
+class Line:
+    """One line of the generated code: ``fn`` of the ``ins`` slots, giving the ``outs`` slots; ``members`` are the
+    schedule indices of the nodes it computes, the first one's where the line stands."""
+
+    __slots__ = ("fn", "ins", "outs", "members")
+
+    def __init__(self, fn, ins, outs, members):
+        self.fn, self.ins, self.outs, self.members = fn, ins, outs, members
+
+
+def _no_write_between(schedule, a, b):
+    return not any(schedule[k][4].prim.side_effect for k in range(a + 1, b))
+
+
+def _partner(schedule, a, readers, taken, keep):
+    """``(b, fn, outs)`` for a node fused with node ``a``, or None."""
+    _, ins, out, _, node = schedule[a]
+    through = getattr(node.prim, "kernel_through", None)
+    if through is not None and out not in keep and len(readers.get(out, ())) == 1:
+        b = readers[out][0]
+        if b not in taken and _no_write_between(schedule, a, b):
+            fn = through(node.inputs, schedule[b][4])
+            if fn is not None:
+                return b, fn, (schedule[b][2],)
+    pair = getattr(node.prim, "kernel_pair", None)
+    if pair is not None and ins:
+        for b in readers.get(ins[0], ()):
+            if b > a and b not in taken and _no_write_between(schedule, a, b):
+                fn = pair(node.inputs, schedule[b][4])
+                if fn is not None:
+                    return b, fn, (out, schedule[b][2])
+    return None
+
+
+def plan(schedule, keep):
+    """The lines of the generated code for ``schedule`` (entries ``(fn, slots, out, frees, node)``), in run order.
+
+    ``keep``: slots that must be written out (the graph's outputs), so never fused away.
+    """
+    readers = {}
+    for k, step in enumerate(schedule):
+        for s in dict.fromkeys(step[1]):
+            readers.setdefault(s, []).append(k)
+    taken, lines = set(), []
+    for a, (fn, ins, out, _, _) in enumerate(schedule):
+        if a in taken:
+            continue
+        found = _partner(schedule, a, readers, taken, keep)
+        if found is None:
+            lines.append(Line(fn, ins, (out,), (a,)))
+            continue
+        b, fused, outs = found
+        taken.add(b)
+        lines.append(Line(fused, ins, outs, (a, b)))
+    return lines
