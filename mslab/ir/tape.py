@@ -35,13 +35,13 @@ class Tape(Recorder):
             if isinstance(t, Parameter):
                 if self.provenance:
                     v = self.graph.param_value(t)
-                else:  # autodiff's tape: no back-link to the graph (see record); every weight of a step comes here
+                else:  # autodiff's tape: no back-link to the graph (see record), and no graph.params entry (nobody
+                    # reads an autodiff tape's parameter list); every weight of a step comes here
                     data = t._data
                     v = self._param_values.get(id(t))
                     if v is None or v.handle is not t or v.shape != data.shape or v.dtype != data.dtype \
-                            or v.name != t._name:
+                            or v.name is not t._name:
                         v = self._param_values[id(t)] = Value("param", t._name, data.shape, data.dtype, None, t)
-                    self.graph.params.append(v)
             else:
                 v = self.graph.add_input(f"in{len(self.graph.inputs)}", t.shape, t._np_dtype, handle=t)
             self._values[id(t)] = v
