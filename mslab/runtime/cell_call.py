@@ -145,12 +145,17 @@ def call_cell(cell, args, kwargs):
     deeper than Python's recursion limit raise a CellNestingError.
     """
     tracing = state.tracer is not None
-    if (tracing or state.tapes) and not kwargs and _has_bprop(type(cell)):
-        # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
-        return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
+    if (tracing or state.tapes) and not kwargs:
+        own = _BPROP.get(type(cell))
+        if own is None:
+            own = _has_bprop(type(cell))
+        if own:  # a Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's
+            return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
     if tracing:
         return _run_construct(cell, args, kwargs)
-    _check_inputs(cell, args)
+    for a in args:
+        if isinstance(a, np.ndarray):
+            _check_inputs(cell, args)  # raises, naming the Cell and the input
     outermost = not state.cells
     if not outermost:  # inside an eager call: its outermost call already guards and words the errors
         if kwargs or not is_graph_mode():
