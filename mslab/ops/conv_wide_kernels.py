@@ -26,6 +26,10 @@ from numpy.lib.stride_tricks import as_strided
 from mslab.ops.scratch import compute_dtype, scratch
 
 CHUNK_BYTES = 4 << 20  # columns per chunk; 1-4 MB measured best here (L2/L3-sized), 16 MB already slower
+# OpenBLAS multiplies matrices of up to M*N*K = 1e6 (float32, SkylakeX kernels) without first packing them into
+# blocks: for thin GEMMs, LeNet's first convolution (25 taps, 6 filters), that is twice as fast. Chunks are cut to
+# that size where they still hold SMALL_GEMM_IMAGES images (fewer would cost more in per-chunk numpy calls).
+SMALL_GEMM, SMALL_GEMM_IMAGES = 10 ** 6, 4
 
 
 def _geometry(x_shape, kernel, dilation, pads):
@@ -48,12 +52,16 @@ def _geometry(x_shape, kernel, dilation, pads):
     return Hp, Wp, OH, OH * Wp
 
 
-def _chunks(n_images, rows, length, itemsize):
-    """``(start, stop)`` of the image chunks whose columns (rows x images*length) fit in CHUNK_BYTES. ``rows`` is
-    the larger of the columns' C*kh*kw and the O rows of the GEMM's other side (the output, or dout widened): with
-    3 input channels and 64 filters the output chunk is the bigger one, and it too is read back at once."""
-    per_image = max(rows * length * itemsize, 1)
+def _chunks(n_images, taps, filters, length, itemsize):
+    """``(start, stop)`` of the image chunks whose columns (rows x images*length) fit in CHUNK_BYTES. The rows are
+    the larger of the columns' ``taps`` (C*kh*kw) and the O ``filters`` rows of the GEMM's other side (the output,
+    or dout widened): with 3 input channels and 64 filters the output chunk is the bigger one, and it too is read
+    back at once. Thin GEMMs are cut further, to OpenBLAS's unpacked small-matrix size (``SMALL_GEMM``)."""
+    per_image = max(max(taps, filters) * length * itemsize, 1)
     step = max(1, min(n_images, CHUNK_BYTES // per_image))
+    small = SMALL_GEMM // max(taps * filters * length, 1)
+    if small >= SMALL_GEMM_IMAGES:
+        step = min(step, small)
     return [(s, min(s + step, n_images)) for s in range(0, n_images, step)], step
 
 
@@ -102,7 +110,7 @@ def conv2d(x, w, dilation, pads, out_hw):
     Hp, Wp, OH, L = _geometry(x.shape, (kh, kw), dilation, pads)
     w2 = w.astype(ct, copy=False).reshape(O, C * kh * kw)
     xf = _padded_rows(x, pads, Hp, Wp, ct)
-    chunks, step = _chunks(N, max(C * kh * kw, O), L, ct.itemsize)
+    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     res = scratch("out", (O * step * L,), ct)
     out = np.empty((N, O, OH, OW), dt)
@@ -120,7 +128,7 @@ def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
     N = x.shape[0]
     Hp, Wp, OH, L = _geometry(x.shape, (kh, kw), dilation, pads)
     xf = _padded_rows(x, pads, Hp, Wp, ct)
-    chunks, step = _chunks(N, max(C * kh * kw, O), L, ct.itemsize)
+    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     dwt = np.zeros((C * kh * kw, O), ct)
     part = np.empty_like(dwt)
@@ -159,7 +167,7 @@ def _input_grad_col2im(dout, w, x_shape, dilation, pads):
     Hp, Wp, OH, L = _geometry(x_shape, (kh, kw), dilation, pads)
     # rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab
     wt = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
-    chunks, step = _chunks(N, max(C * kh * kw, O), L, ct.itemsize)
+    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     image = scratch("image", (C * step * (Hp + 1) * Wp,), ct)
     dx = np.empty(x_shape, dt)
