@@ -36,6 +36,9 @@ def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, case):
     dx = K.conv2d_input_grad(d, w, x.shape, (1, 1), dil, pads)
     e = rng.standard_normal(x.shape)  # <conv(e), d> == <e, dx>: dx is the adjoint of the forward applied to d
     np.testing.assert_allclose((K.conv2d(e, w, (1, 1), dil, pads, out_hw) * d).sum(), (e * dx).sum(), rtol=1e-10)
+    fused = wide.conv2d_grads(d, x, w, dil, pads)  # GRAPH mode's two backward nodes at once: the same bits
+    dw = K.conv2d_filter_grad(d, x, w.shape, (1, 1), dil, pads)
+    assert [a.tobytes() for a in fused] == [dx.tobytes(), dw.tobytes()]
 
 
 def test_float16_is_computed_in_float32_and_rounded_back():

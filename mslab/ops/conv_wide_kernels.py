@@ -123,21 +123,34 @@ def conv2d(x, w, dilation, pads, out_hw):
 
 def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
     """dW[o, c, p, q] = sum_{n, i, j} dout[n, o, i, j] * xpad[n, c, i + p*dh, j + q*dw], summed chunk by chunk."""
-    dt, ct = dout.dtype, compute_dtype(dout.dtype)
-    O, C, kh, kw = w_shape
-    N = x.shape[0]
-    Hp, Wp, OH, L = _geometry(x.shape, (kh, kw), dilation, pads)
-    xf = _padded_rows(x, pads, Hp, Wp, ct)
-    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize)
-    buf = scratch("cols", (C * kh * kw * step * L,), ct)
-    dwt = np.zeros((C * kh * kw, O), ct)
-    part = np.empty_like(dwt)
-    for start, stop in chunks:
-        cols = _fill_cols(buf, xf, start, stop, (kh, kw), dilation, Wp, L)
+    fg = _FilterGrad(x, w_shape, dilation, pads, dout.dtype)
+    for start, stop in fg.chunks:
+        fg.add(start, stop, _widen(dout[start:stop], fg.Wp, fg.ct))
+    return fg.result()
+
+
+class _FilterGrad:
+    """dW^T accumulated over the chunks of one batch: ``add`` a chunk's widened dout, then ``result``."""
+
+    def __init__(self, x, w_shape, dilation, pads, dt):
+        self.dt, self.ct = dt, compute_dtype(dt)
+        O, C, kh, kw = self.w_shape = w_shape
+        self.kernel, self.dilation = (kh, kw), dilation
+        Hp, self.Wp, OH, self.L = _geometry(x.shape, (kh, kw), dilation, pads)
+        self.xf = _padded_rows(x, pads, Hp, self.Wp, self.ct)
+        self.chunks, step = _chunks(x.shape[0], C * kh * kw, O, self.L, self.ct.itemsize)
+        self.buf = scratch("cols", (C * kh * kw * step * self.L,), self.ct)
+        self.dwt = np.zeros((C * kh * kw, O), self.ct)
+        self.part = np.empty_like(self.dwt)
+
+    def add(self, start, stop, d):
+        cols = _fill_cols(self.buf, self.xf, start, stop, self.kernel, self.dilation, self.Wp, self.L)
         # cols @ dout^T gives dW transposed: OpenBLAS runs this orientation of the long inner dimension (every
         # pixel of the chunk) up to twice as fast as dout @ cols^T
-        dwt += np.matmul(cols, _widen(dout[start:stop], Wp, ct).T, out=part)
-    return dwt.T.reshape(O, C, kh, kw).astype(dt)
+        self.dwt += np.matmul(cols, d.T, out=self.part)
+
+    def result(self):
+        return self.dwt.T.reshape(self.w_shape).astype(self.dt)
 
 
 def conv2d_input_grad(dout, w, x_shape, dilation, pads):
@@ -151,31 +164,53 @@ def conv2d_input_grad(dout, w, x_shape, dilation, pads):
     """
     O, C, kh, kw = w.shape
     if O > C:
-        return _input_grad_col2im(dout, w, x_shape, dilation, pads)
+        ig = _InputGrad(dout, w, x_shape, dilation, pads)
+        for start, stop in ig.chunks:
+            ig.add(start, stop, _widen(dout[start:stop], ig.Wp, ig.ct))
+        return ig.dx
     (dh, dw), (t, b, l, r) = dilation, pads
     eh, ew = (kh - 1) * dh, (kw - 1) * dw
     flipped = w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
     return conv2d(dout, flipped, dilation, (eh - t, eh - b, ew - l, ew - r), tuple(x_shape[2:]))
 
 
-def _input_grad_col2im(dout, w, x_shape, dilation, pads):
-    """dX: each window's gradient (W^T @ dout) added back where the window read (col2im), chunk by chunk."""
-    dt, ct = dout.dtype, compute_dtype(dout.dtype)
-    N, C, H, W = x_shape
-    O, _, kh, kw = w.shape
-    (dh, dw), t, l = dilation, pads[0], pads[2]
-    Hp, Wp, OH, L = _geometry(x_shape, (kh, kw), dilation, pads)
-    # rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab
-    wt = w.astype(ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
-    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize)
-    buf = scratch("cols", (C * kh * kw * step * L,), ct)
-    image = scratch("image", (C * step * (Hp + 1) * Wp,), ct)
-    dx = np.empty(x_shape, dt)
-    for start, stop in chunks:
-        m = stop - start
-        dcols = np.matmul(wt, _widen(dout[start:stop], Wp, ct), out=buf[:kh * kw * C * m * L].reshape(kh * kw * C, -1))
-        dcols = dcols.reshape(kh, kw, C * m * L)
-        dxf = image[:C * m * (Hp + 1) * Wp].reshape(C, m, (Hp + 1) * Wp)
+def conv2d_grads(dout, x, w, dilation, pads):
+    """``(dX, dW)`` of one convolution (GRAPH mode's fused Conv2DBackpropInput + Conv2DBackpropFilter): where dX
+    is a col2im, both are summed over the same chunks, and each chunk of dout is widened once for both GEMMs."""
+    O, C = w.shape[:2]
+    if O <= C:
+        return conv2d_input_grad(dout, w, x.shape, dilation, pads), conv2d_filter_grad(dout, x, w.shape, dilation, pads)
+    ig, fg = _InputGrad(dout, w, x.shape, dilation, pads), _FilterGrad(x, w.shape, dilation, pads, dout.dtype)
+    for start, stop in ig.chunks:
+        d = _widen(dout[start:stop], ig.Wp, ig.ct)
+        fg.add(start, stop, d)
+        ig.add(start, stop, d)
+    return ig.dx, fg.result()
+
+
+class _InputGrad:
+    """dX by col2im, chunk by chunk: each window's gradient (W^T @ dout) added back where the window read."""
+
+    def __init__(self, dout, w, x_shape, dilation, pads):
+        self.ct = compute_dtype(dout.dtype)
+        N, C, H, W = self.x_shape = x_shape
+        O, _, kh, kw = w.shape
+        self.kernel, self.dilation, self.pads = (kh, kw), dilation, pads
+        self.Hp, self.Wp, _, self.L = _geometry(x_shape, (kh, kw), dilation, pads)
+        # rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab
+        self.wt = w.astype(self.ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
+        self.chunks, step = _chunks(N, C * kh * kw, O, self.L, self.ct.itemsize)
+        self.buf = scratch("dcols", (C * kh * kw * step * self.L,), self.ct)  # own roles: live beside _FilterGrad's
+        self.image = scratch("dimage", (C * step * (self.Hp + 1) * self.Wp,), self.ct)
+        self.dx = np.empty(x_shape, dout.dtype)
+
+    def add(self, start, stop, d):
+        _, C, H, W = self.x_shape
+        (dh, dw), t, l = self.dilation, self.pads[0], self.pads[2]
+        (kh, kw), Hp, Wp, L, m = self.kernel, self.Hp, self.Wp, self.L, stop - start
+        rows = self.wt.shape[0]
+        dcols = np.matmul(self.wt, d, out=self.buf[:rows * m * L].reshape(rows, -1)).reshape(kh, kw, C * m * L)
+        dxf = self.image[:C * m * (Hp + 1) * Wp].reshape(C, m, (Hp + 1) * Wp)
         dxf.fill(0)
         for p in range(kh):
             # The kernel row's positions first, into its q = 0 slab, each shifted by q*dw along the flat slab: one
@@ -186,5 +221,4 @@ def _input_grad_col2im(dout, w, x_shape, dilation, pads):
                 row[q * dw:] += dcols[p, q, :row.size - q * dw]
             dxf[:, :, p * dh * Wp:p * dh * Wp + L] += row.reshape(C, m, L)
         crop = dxf[:, :, :Hp * Wp].reshape(C, m, Hp, Wp)[:, :, t:t + H, l:l + W]
-        dx[start:stop] = crop.transpose(1, 0, 2, 3)
-    return dx
+        self.dx[start:stop] = crop.transpose(1, 0, 2, 3)

@@ -6,9 +6,10 @@ A node's primitive may offer, at compile time, a kernel that also does the work 
   tensor inputs that returns ``user``'s result directly; the intermediate value is never written out (MaxPoolGrad
   followed by the ReluGrad of the ReLU that fed the pooling: the mask goes onto the pooled gradient, a quarter
   of the size);
-* ``kernel_pair(inputs, other)``: a function of the node's tensor inputs returning ``(its result, other's
-  result)`` for a node that reads the same values (BatchNormGrad and BatchNormScaleGrad share the batch
-  statistics and a dot product).
+* ``kernel_pair(inputs, other)``: for a node ``other`` that reads the node's first input too, a function of the
+  node's tensor inputs, then those of ``other`` it does not read, returning ``(its result, other's result)``
+  (BatchNormGrad and BatchNormScaleGrad share the batch statistics and a dot product; Conv2DBackpropInput and
+  Conv2DBackpropFilter of one convolution each chunk of dout, rearranged once for both GEMMs).
 
 Either returns None where it does not apply. The fused result must be the unfused nodes' result bit for bit
 (GRAPH mode equals PYNATIVE). The partner's work moves to the first node's line, so nothing that writes in place
@@ -32,7 +33,7 @@ def _no_write_between(schedule, a, b):
 
 
 def _partner(schedule, a, readers, taken, keep):
-    """``(b, fn, outs)`` for a node fused with node ``a``, or None."""
+    """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
     _, ins, out, _, node = schedule[a]
     through = getattr(node.prim, "kernel_through", None)
     if through is not None and out not in keep and len(readers.get(out, ())) == 1:
@@ -40,14 +41,14 @@ def _partner(schedule, a, readers, taken, keep):
         if b not in taken and _no_write_between(schedule, a, b):
             fn = through(node.inputs, schedule[b][4])
             if fn is not None:
-                return b, fn, (schedule[b][2],)
+                return b, fn, (schedule[b][2],), ()
     pair = getattr(node.prim, "kernel_pair", None)
     if pair is not None and ins:
         for b in readers.get(ins[0], ()):
             if b > a and b not in taken and _no_write_between(schedule, a, b):
                 fn = pair(node.inputs, schedule[b][4])
                 if fn is not None:
-                    return b, fn, (out, schedule[b][2])
+                    return b, fn, (out, schedule[b][2]), tuple(s for s in dict.fromkeys(schedule[b][1]) if s not in ins)
     return None
 
 
@@ -68,7 +69,7 @@ def plan(schedule, keep):
         if found is None:
             lines.append(Line(fn, ins, (out,), (a,)))
             continue
-        b, fused, outs = found
+        b, fused, outs, extra = found
         taken.add(b)
-        lines.append(Line(fused, ins, outs, (a, b)))
+        lines.append(Line(fused, tuple(ins) + extra, outs, (a, b)))
     return lines
