@@ -92,13 +92,20 @@ def _fill_cols(buf, xf, start, stop, kernel, dilation, Wp, L):
     return cols.reshape(C * kh * kw, m * L)
 
 
-def _widen(dout, Wp, ct):
-    """dout (m, O, OH, OW) as (O, m*OH*Wp): channel-major, zero columns appended up to width Wp."""
-    m, O, OH, OW = dout.shape
-    d = scratch("dout", (O, m, OH, Wp), ct)
-    d[..., OW:] = 0
-    d[..., :OW] = dout.transpose(1, 0, 2, 3)
-    return d.reshape(O, m * OH * Wp)
+class _Widened:
+    """dout (N, O, OH, OW) chunk by chunk as (O, m*OH*Wp): channel-major, zero columns appended up to width Wp.
+    The chunks share one buffer, zeroed once: each chunk writes only its OW real columns, the junk ones stay zero
+    (zeroing them per chunk, many runs of Wp - OW elements, cost as much as the copy)."""
+
+    def __init__(self, dout, step, Wp, ct):
+        _, O, OH, OW = dout.shape
+        self.dout, self.OW = dout, OW
+        self.buf = np.zeros((O, step, OH, Wp), ct)
+
+    def __call__(self, start, stop):
+        d = self.buf[:, :stop - start]  # the last chunk may be shorter: rows keep the full chunk's stride
+        d[..., :self.OW] = self.dout[start:stop].transpose(1, 0, 2, 3)
+        return d.reshape(d.shape[0], -1)
 
 
 def conv2d(x, w, dilation, pads, out_hw):
@@ -124,8 +131,9 @@ def conv2d(x, w, dilation, pads, out_hw):
 def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
     """dW[o, c, p, q] = sum_{n, i, j} dout[n, o, i, j] * xpad[n, c, i + p*dh, j + q*dw], summed chunk by chunk."""
     fg = _FilterGrad(x, w_shape, dilation, pads, dout.dtype)
+    widened = _Widened(dout, fg.step, fg.Wp, fg.ct)
     for start, stop in fg.chunks:
-        fg.add(start, stop, _widen(dout[start:stop], fg.Wp, fg.ct))
+        fg.add(start, stop, widened(start, stop))
     return fg.result()
 
 
@@ -138,8 +146,8 @@ class _FilterGrad:
         self.kernel, self.dilation = (kh, kw), dilation
         Hp, self.Wp, OH, self.L = _geometry(x.shape, (kh, kw), dilation, pads)
         self.xf = _padded_rows(x, pads, Hp, self.Wp, self.ct)
-        self.chunks, step = _chunks(x.shape[0], C * kh * kw, O, self.L, self.ct.itemsize)
-        self.buf = scratch("cols", (C * kh * kw * step * self.L,), self.ct)
+        self.chunks, self.step = _chunks(x.shape[0], C * kh * kw, O, self.L, self.ct.itemsize)
+        self.buf = scratch("cols", (C * kh * kw * self.step * self.L,), self.ct)
         self.dwt = np.zeros((C * kh * kw, O), self.ct)
         self.part = np.empty_like(self.dwt)
 
@@ -165,8 +173,9 @@ def conv2d_input_grad(dout, w, x_shape, dilation, pads):
     O, C, kh, kw = w.shape
     if O > C:
         ig = _InputGrad(dout, w, x_shape, dilation, pads)
+        widened = _Widened(dout, ig.step, ig.Wp, ig.ct)
         for start, stop in ig.chunks:
-            ig.add(start, stop, _widen(dout[start:stop], ig.Wp, ig.ct))
+            ig.add(start, stop, widened(start, stop))
         return ig.dx
     (dh, dw), (t, b, l, r) = dilation, pads
     eh, ew = (kh - 1) * dh, (kw - 1) * dw
@@ -181,8 +190,9 @@ def conv2d_grads(dout, x, w, dilation, pads):
     if O <= C:
         return conv2d_input_grad(dout, w, x.shape, dilation, pads), conv2d_filter_grad(dout, x, w.shape, dilation, pads)
     ig, fg = _InputGrad(dout, w, x.shape, dilation, pads), _FilterGrad(x, w.shape, dilation, pads, dout.dtype)
+    widened = _Widened(dout, ig.step, ig.Wp, ig.ct)
     for start, stop in ig.chunks:
-        d = _widen(dout[start:stop], ig.Wp, ig.ct)
+        d = widened(start, stop)
         fg.add(start, stop, d)
         ig.add(start, stop, d)
     return ig.dx, fg.result()
@@ -199,9 +209,9 @@ class _InputGrad:
         self.Hp, self.Wp, _, self.L = _geometry(x_shape, (kh, kw), dilation, pads)
         # rows ordered (p, q, c), so the block each kernel position adds back is one contiguous slab
         self.wt = w.astype(self.ct, copy=False).transpose(2, 3, 1, 0).reshape(kh * kw * C, O)
-        self.chunks, step = _chunks(N, C * kh * kw, O, self.L, self.ct.itemsize)
-        self.buf = scratch("dcols", (C * kh * kw * step * self.L,), self.ct)  # own roles: live beside _FilterGrad's
-        self.image = scratch("dimage", (C * step * (self.Hp + 1) * self.Wp,), self.ct)
+        self.chunks, self.step = _chunks(N, C * kh * kw, O, self.L, self.ct.itemsize)
+        self.buf = scratch("dcols", (C * kh * kw * self.step * self.L,), self.ct)  # own roles: beside _FilterGrad's
+        self.image = scratch("dimage", (C * self.step * (self.Hp + 1) * self.Wp,), self.ct)
         self.dx = np.empty(x_shape, dout.dtype)
 
     def add(self, start, stop, d):
