@@ -19,10 +19,12 @@ CASES = [  # N, C, H, W, O, kh, kw, dilation, pads (top, bottom, left, right)
 ]
 
 
+@pytest.mark.parametrize("small_gemm", [0, wide.SMALL_GEMM])  # 0: no GEMM counts as small (the big layers' paths)
 @pytest.mark.parametrize("chunk_bytes", [1, 3000, 1 << 30])
 @pytest.mark.parametrize("case", CASES)
-def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, case):
+def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, small_gemm, case):
     monkeypatch.setattr(wide, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(wide, "SMALL_GEMM", small_gemm)
     N, C, H, W, O, kh, kw, dil, pads = case
     rng = np.random.default_rng(1)
     x, w = rng.standard_normal((N, C, H, W)), rng.standard_normal((O, C, kh, kw))
