@@ -32,7 +32,7 @@ def _no_write_between(schedule, a, b):
     return not any(schedule[k][4].prim.side_effect for k in range(a + 1, b))
 
 
-def _partner(schedule, a, readers, taken, keep):
+def _partner(schedule, a, readers, made_at, taken, keep):
     """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
     _, ins, out, _, node = schedule[a]
     through = getattr(node.prim, "kernel_through", None)
@@ -46,9 +46,12 @@ def _partner(schedule, a, readers, taken, keep):
     if pair is not None and ins:
         for b in readers.get(ins[0], ()):
             if b > a and b not in taken and _no_write_between(schedule, a, b):
+                extra = tuple(s for s in dict.fromkeys(schedule[b][1]) if s not in ins)
+                if any(made_at.get(s, -1) > a for s in extra):  # the fused line stands at a: other's inputs must exist
+                    continue
                 fn = pair(node.inputs, schedule[b][4])
                 if fn is not None:
-                    return b, fn, (out, schedule[b][2]), tuple(s for s in dict.fromkeys(schedule[b][1]) if s not in ins)
+                    return b, fn, (out, schedule[b][2]), extra
     return None
 
 
@@ -57,7 +60,7 @@ def plan(schedule, keep):
 
     ``keep``: slots that must be written out (the graph's outputs), so never fused away.
     """
-    readers = {}
+    readers, made_at = {}, {step[2]: k for k, step in enumerate(schedule)}
     for k, step in enumerate(schedule):
         for s in dict.fromkeys(step[1]):
             readers.setdefault(s, []).append(k)
@@ -65,7 +68,7 @@ def plan(schedule, keep):
     for a, (fn, ins, out, _, _) in enumerate(schedule):
         if a in taken:
             continue
-        found = _partner(schedule, a, readers, taken, keep)
+        found = _partner(schedule, a, readers, made_at, taken, keep)
         if found is None:
             lines.append(Line(fn, ins, (out,), (a,)))
             continue
