@@ -52,17 +52,16 @@ def _geometry(x_shape, kernel, dilation, pads):
     return Hp, Wp, OH, OH * Wp
 
 
-def _chunks(n_images, taps, filters, length, itemsize, thin=True):
+def _chunks(n_images, taps, filters, length, itemsize, cut_small=True):
     """``(start, stop)`` of the image chunks whose columns (rows x images*length) fit in CHUNK_BYTES. The rows are
     the larger of the columns' ``taps`` (C*kh*kw) and the O ``filters`` rows of the GEMM's other side (the output,
     or dout widened): with 3 input channels and 64 filters the output chunk is the bigger one, and it too is read
-    back at once. ``thin``: GEMMs over the whole chunk are cut further, to OpenBLAS's unpacked small-matrix size
-    (``SMALL_GEMM``); per-image GEMMs (``_small``) need no such cut."""
+    back at once. ``cut_small``: thin GEMMs over the whole chunk are cut further, to OpenBLAS's unpacked
+    small-matrix size (``_thin``); per-image GEMMs need no such cut."""
     per_image = max(max(taps, filters) * length * itemsize, 1)
     step = max(1, min(n_images, CHUNK_BYTES // per_image))
-    small = SMALL_GEMM // max(taps * filters * length, 1)
-    if thin and small >= SMALL_GEMM_IMAGES:
-        step = min(step, small)
+    if cut_small and _thin(filters, taps, length):
+        step = min(step, SMALL_GEMM // (taps * filters * length))
     return [(s, min(s + step, n_images)) for s in range(0, n_images, step)], step
 
 
@@ -103,18 +102,29 @@ def _small(O, taps, L):
     return O * taps * L <= SMALL_GEMM
 
 
-class _Widened:
-    """dout (N, O, OH, OW) chunk by chunk as (O, m*OH*Wp): channel-major, zero columns appended up to width Wp.
-    The chunks share one buffer, zeroed once: each chunk writes only its OW real columns, the junk ones stay zero
-    (zeroing them per chunk, many runs of Wp - OW elements, cost as much as the copy)."""
+def _thin(O, taps, L):
+    """Whether the GEMM is so thin that ``SMALL_GEMM_IMAGES`` or more images' worth still fit in ``SMALL_GEMM``."""
+    return SMALL_GEMM // max(O * taps * L, 1) >= SMALL_GEMM_IMAGES
 
-    def __init__(self, dout, step, Wp, ct):
+
+class _Widened:
+    """dout (N, O, OH, OW) chunk by chunk as (O, m*OH*Wp): channel-major, zero columns appended up to width Wp
+    (``per_image``: (m, O, OH*Wp), image-major). The chunks share one buffer, zeroed once: each chunk writes only
+    its OW real columns, the junk ones stay zero (zeroing them per chunk, many runs of Wp - OW elements, cost as
+    much as the copy)."""
+
+    def __init__(self, dout, step, Wp, ct, per_image=False):
         _, O, OH, OW = dout.shape
-        self.dout, self.OW = dout, OW
-        self.buf = np.zeros((O, step, OH, Wp), ct)
+        self.dout, self.OW, self.per_image = dout, OW, per_image
+        self.buf = np.zeros((step, O, OH, Wp) if per_image else (O, step, OH, Wp), ct)
 
     def __call__(self, start, stop):
-        d = self.buf[:, :stop - start]  # the last chunk may be shorter: rows keep the full chunk's stride
+        m = stop - start
+        if self.per_image:
+            d = self.buf[:m]
+            d[..., :self.OW] = self.dout[start:stop]
+            return d.reshape(m, d.shape[1], -1)
+        d = self.buf[:, :m]  # the last chunk may be shorter: rows keep the full chunk's stride
         d[..., :self.OW] = self.dout[start:stop].transpose(1, 0, 2, 3)
         return d.reshape(d.shape[0], -1)
 
@@ -129,7 +139,7 @@ def conv2d(x, w, dilation, pads, out_hw):
     w2 = w.astype(ct, copy=False).reshape(O, C * kh * kw)
     xf = _padded_rows(x, pads, Hp, Wp, ct)
     per_image = _small(O, C * kh * kw, L)
-    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize, thin=not per_image)
+    chunks, step = _chunks(N, C * kh * kw, O, L, ct.itemsize, cut_small=not per_image)
     buf = scratch("cols", (C * kh * kw * step * L,), ct)
     res = scratch("out", (O * step * L,), ct)
     out = np.empty((N, O, OH, OW), dt)
@@ -148,15 +158,19 @@ def conv2d(x, w, dilation, pads, out_hw):
 
 def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
     """dW[o, c, p, q] = sum_{n, i, j} dout[n, o, i, j] * xpad[n, c, i + p*dh, j + q*dw], summed chunk by chunk."""
-    fg = _FilterGrad(x, w_shape, dilation, pads, dout.dtype)
-    widened = _Widened(dout, fg.step, fg.Wp, fg.ct)
+    return _filter_grad(_FilterGrad(x, w_shape, dilation, pads, dout.dtype), dout)
+
+
+def _filter_grad(fg, dout):
+    widened = _Widened(dout, fg.step, fg.Wp, fg.ct, fg.per_image)
     for start, stop in fg.chunks:
         fg.add(start, stop, widened(start, stop))
     return fg.result()
 
 
 class _FilterGrad:
-    """dW^T accumulated over the chunks of one batch: ``add`` a chunk's widened dout, then ``result``."""
+    """dW^T accumulated over the chunks of one batch: ``add`` a chunk's widened dout, then ``result``. Thin GEMMs
+    (``_thin``: LeNet's first convolution, 25 taps, 6 filters) are one per image, summed: no transposed dout."""
 
     def __init__(self, x, w_shape, dilation, pads, dt):
         self.dt, self.ct = dt, compute_dtype(dt)
@@ -164,12 +178,17 @@ class _FilterGrad:
         self.kernel, self.dilation = (kh, kw), dilation
         Hp, self.Wp, OH, self.L = _geometry(x.shape, (kh, kw), dilation, pads)
         self.xf = _padded_rows(x, pads, Hp, self.Wp, self.ct)
-        self.chunks, self.step = _chunks(x.shape[0], C * kh * kw, O, self.L, self.ct.itemsize)
+        self.per_image = _thin(O, C * kh * kw, self.L)
+        self.chunks, self.step = _chunks(x.shape[0], C * kh * kw, O, self.L, self.ct.itemsize, not self.per_image)
         self.buf = scratch("cols", (C * kh * kw * self.step * self.L,), self.ct)
         self.dwt = np.zeros((C * kh * kw, O), self.ct)
         self.part = np.empty_like(self.dwt)
 
     def add(self, start, stop, d):
+        if self.per_image:
+            cols = _fill_cols(self.buf, self.xf, start, stop, self.kernel, self.dilation, self.Wp, self.L, True)
+            self.dwt += np.matmul(cols, d.transpose(0, 2, 1)).sum(axis=0)
+            return
         cols = _fill_cols(self.buf, self.xf, start, stop, self.kernel, self.dilation, self.Wp, self.L)
         # cols @ dout^T gives dW transposed: OpenBLAS runs this orientation of the long inner dimension (every
         # pixel of the chunk) up to twice as fast as dout @ cols^T
@@ -205,9 +224,11 @@ def conv2d_grads(dout, x, w, dilation, pads):
     """``(dX, dW)`` of one convolution (GRAPH mode's fused Conv2DBackpropInput + Conv2DBackpropFilter): where dX
     is a col2im, both are summed over the same chunks, and each chunk of dout is widened once for both GEMMs."""
     O, C = w.shape[:2]
-    if O <= C:
-        return conv2d_input_grad(dout, w, x.shape, dilation, pads), conv2d_filter_grad(dout, x, w.shape, dilation, pads)
-    ig, fg = _InputGrad(dout, w, x.shape, dilation, pads), _FilterGrad(x, w.shape, dilation, pads, dout.dtype)
+    fg = _FilterGrad(x, w.shape, dilation, pads, dout.dtype)
+    if O <= C or fg.per_image:  # (dW first: the input gradient's convolution reuses the padded image's scratch)
+        dw = _filter_grad(fg, dout)
+        return conv2d_input_grad(dout, w, x.shape, dilation, pads), dw
+    ig = _InputGrad(dout, w, x.shape, dilation, pads)
     widened = _Widened(dout, ig.step, ig.Wp, ig.ct)
     for start, stop in ig.chunks:
         d = widened(start, stop)
