@@ -72,9 +72,13 @@ def _padded_rows(x, pads, Hp, Wp, ct):
     t, b, l, r = pads
     rows, cols = x[:, :, max(-t, 0):H - max(-b, 0), max(-l, 0):W - max(-r, 0)].shape[2:]
     xf = scratch("image", (N, C, Hp + 1, Wp), ct)  # one spare row: the last window row's junk columns read it
-    xf.fill(0)
-    xf[:, :, max(t, 0):max(t, 0) + rows, max(l, 0):max(l, 0) + cols] = x[:, :, max(-t, 0):H - max(-b, 0),
-                                                                          max(-l, 0):W - max(-r, 0)]
+    top = max(t, 0)
+    if cols == Wp:  # rows without side padding: zero only the rows x does not fill (the spare one at least)
+        xf[:, :, :top] = 0
+        xf[:, :, top + rows:] = 0
+    else:
+        xf.fill(0)
+    xf[:, :, top:top + rows, max(l, 0):max(l, 0) + cols] = x[:, :, max(-t, 0):H - max(-b, 0), max(-l, 0):W - max(-r, 0)]
     return xf.reshape(N, C, (Hp + 1) * Wp)
 
 
