@@ -12,8 +12,11 @@ channel-major, (C*kh*kw, images*OH*Wp), each convolution is one plain 2-D GEMM p
     filter grad    dW^T += cols @ dout^T               (summed over the chunks)
     input grad     the forward again, on dout padded by the kernel's reach minus the forward's padding, with
                    the weights flipped in space and their two channel axes swapped (a "full" convolution);
-                   or, with more output than input channels, dcols = W^T @ dout, each kernel position's run
-                   then added back into the image (col2im)
+                   or, with more output than input channels, each kernel row's gradient W_p @ (dout shifted
+                   by each q) then added back into the image (col2im, ``_InputGrad``)
+
+Small layers (LeNet's) run one GEMM per image instead, image-major (``_small``, ``_thin``): OpenBLAS multiplies
+those without packing them, and the output needs no transposing back to (N, O, OH, OW).
 
 The columns of a whole batch are many megabytes (80 MB for 64 channels of 32x32 images at batch 32):
 written out and read back by the GEMM they travel through main memory twice. Built ``CHUNK_BYTES`` at a
