@@ -19,10 +19,12 @@ CASES = [  # N, C, H, W, O, kh, kw, dilation, pads (top, bottom, left, right)
 ]
 
 
+@pytest.mark.parametrize("small_gemm", [0, wide.SMALL_GEMM])  # 0: no GEMM counts as small (the big layers' paths)
 @pytest.mark.parametrize("chunk_bytes", [1, 3000, 1 << 30])
 @pytest.mark.parametrize("case", CASES)
-def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, case):
+def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, small_gemm, case):
     monkeypatch.setattr(wide, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(wide, "SMALL_GEMM", small_gemm)
     N, C, H, W, O, kh, kw, dil, pads = case
     rng = np.random.default_rng(1)
     x, w = rng.standard_normal((N, C, H, W)), rng.standard_normal((O, C, kh, kw))
@@ -36,6 +38,9 @@ def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, case):
     dx = K.conv2d_input_grad(d, w, x.shape, (1, 1), dil, pads)
     e = rng.standard_normal(x.shape)  # <conv(e), d> == <e, dx>: dx is the adjoint of the forward applied to d
     np.testing.assert_allclose((K.conv2d(e, w, (1, 1), dil, pads, out_hw) * d).sum(), (e * dx).sum(), rtol=1e-10)
+    fused = wide.conv2d_grads(d, x, w, dil, pads)  # GRAPH mode's two backward nodes at once: the same bits
+    dw = K.conv2d_filter_grad(d, x, w.shape, (1, 1), dil, pads)
+    assert [a.tobytes() for a in fused] == [dx.tobytes(), dw.tobytes()]
 
 
 def test_float16_is_computed_in_float32_and_rounded_back():

@@ -1,6 +1,7 @@
 """GRAPH mode's kernel fusion (runtime.fusion): MaxPoolGrad with the ReluGrad after it, BatchNormGrad with
-BatchNormScaleGrad. A fused line must give the unfused nodes' results bit for bit (PYNATIVE runs them one by
-one), and fuse only where nothing else reads the intermediate value."""
+BatchNormScaleGrad, Conv2DBackpropInput with Conv2DBackpropFilter. A fused line must give the unfused nodes'
+results bit for bit (PYNATIVE runs them one by one), and fuse only where nothing else reads the intermediate
+value."""
 import numpy as np
 import pytest
 
@@ -8,6 +9,7 @@ import mslab as ms
 from mslab import Tensor, nn, ops
 from mslab.ops import conv_kernels as K
 from mslab.ops.batch_norm_ops import BatchNormGrad, BatchNormScaleGrad
+from mslab.ops.conv_ops import Conv2DBackpropFilter, Conv2DBackpropInput
 from mslab.ops.pool_ops import MaxPoolGrad
 from mslab.ops.unary_ops import ReluGrad
 from mslab.runtime.executor import Executor
@@ -102,6 +104,37 @@ def test_batch_norm_grad_and_scale_grad_fuse_bit_for_bit():
     assert "BatchNormGrad, " in code_of(grads, *args)
     assert "BatchNormGrad, " not in code_of(other_eps, *args)
     for fn in (grads, other_eps):
+        eager = check_modes(fn, *args)
+        graph = [t.asnumpy() for t in ms.jit(fn)(*args)]
+        assert [a.tobytes() for a in graph] == [a.tobytes() for a in eager]
+
+
+@pytest.mark.parametrize("channels, stride, pad_mode", [((2, 5), 1, "valid"), ((3, 2), 1, "same"), ((2, 5), 2, "same")])
+def test_conv_input_and_filter_grads_fuse_bit_for_bit(channels, stride, pad_mode):
+    """With more filters than channels (col2im), fewer (dX a convolution of its own) and stride 2: the fused line
+    (dout rearranged once per chunk for both GEMMs) gives the two nodes' results; another dout is not fused."""
+    (C, O), rng = channels, np.random.default_rng(stride)
+    x, w = rng.standard_normal((3, C, 9, 8)).astype(np.float32), rng.standard_normal((O, C, 3, 3)).astype(np.float32)
+    attrs = dict(pad_mode=pad_mode, stride=stride)
+    dout = Tensor(rng.standard_normal(tuple(ops.conv2d(Tensor(x), Tensor(w), **attrs).shape)).astype(np.float32))
+
+    def grads(dout, w, x):
+        return (Conv2DBackpropInput(O, 3, **attrs)(dout, w, x.shape),
+                Conv2DBackpropFilter(O, 3, **attrs)(dout, x, w.shape))
+
+    def other_dout(dout, w, x):
+        return (Conv2DBackpropInput(O, 3, **attrs)(dout, w, x.shape),
+                Conv2DBackpropFilter(O, 3, **attrs)(dout * 2, x, w.shape))
+
+    def x_made_after(dout, w, x):  # the fused line would stand where the filter gradient's x does not exist yet
+        dx = Conv2DBackpropInput(O, 3, **attrs)(dout, w, x.shape)
+        return dx, Conv2DBackpropFilter(O, 3, **attrs)(dout, x * 2, w.shape)
+
+    args = (dout, Tensor(w), Tensor(x))
+    assert "= Conv2DBackpropInput, " in code_of(grads, *args)
+    assert "= Conv2DBackpropInput, " not in code_of(other_dout, *args)
+    assert "= Conv2DBackpropInput, " not in code_of(x_made_after, *args)
+    for fn in (grads, other_dout, x_made_after):
         eager = check_modes(fn, *args)
         graph = [t.asnumpy() for t in ms.jit(fn)(*args)]
         assert [a.tobytes() for a in graph] == [a.tobytes() for a in eager]

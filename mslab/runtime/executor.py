@@ -10,7 +10,8 @@ Compilation (once per graph):
   that makes *sens* and what is computed from it) are folded: computed once, here;
 * each buffer is noted as free after its last reader, so numpy can reuse the memory;
 * a few pairs of neighbouring nodes share one kernel (``runtime.fusion``: MaxPoolGrad with the ReluGrad after
-  it, BatchNormGrad with BatchNormScaleGrad), bit for bit what the two nodes compute;
+  it, BatchNormGrad with BatchNormScaleGrad, a convolution's two backward nodes), bit for bit what the two
+  nodes compute;
 * the schedule is turned into one Python function, a line per node or fused pair (``print(executor.code)``)::
 
       v7 = k0(a0, p0)              # %0 = MatMul

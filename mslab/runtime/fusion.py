@@ -6,9 +6,10 @@ A node's primitive may offer, at compile time, a kernel that also does the work 
   tensor inputs that returns ``user``'s result directly; the intermediate value is never written out (MaxPoolGrad
   followed by the ReluGrad of the ReLU that fed the pooling: the mask goes onto the pooled gradient, a quarter
   of the size);
-* ``kernel_pair(inputs, other)``: a function of the node's tensor inputs returning ``(its result, other's
-  result)`` for a node that reads the same values (BatchNormGrad and BatchNormScaleGrad share the batch
-  statistics and a dot product).
+* ``kernel_pair(inputs, other)``: for a node ``other`` that reads the node's first input too, a function of the
+  node's tensor inputs, then those of ``other`` it does not read, returning ``(its result, other's result)``
+  (BatchNormGrad and BatchNormScaleGrad share the batch statistics and a dot product; Conv2DBackpropInput and
+  Conv2DBackpropFilter of one convolution each chunk of dout, rearranged once for both GEMMs).
 
 Either returns None where it does not apply. The fused result must be the unfused nodes' result bit for bit
 (GRAPH mode equals PYNATIVE). The partner's work moves to the first node's line, so nothing that writes in place
@@ -31,8 +32,8 @@ def _no_write_between(schedule, a, b):
     return not any(schedule[k][4].prim.side_effect for k in range(a + 1, b))
 
 
-def _partner(schedule, a, readers, taken, keep):
-    """``(b, fn, outs)`` for a node fused with node ``a``, or None."""
+def _partner(schedule, a, readers, made_at, taken, keep):
+    """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
     _, ins, out, _, node = schedule[a]
     through = getattr(node.prim, "kernel_through", None)
     if through is not None and out not in keep and len(readers.get(out, ())) == 1:
@@ -40,14 +41,17 @@ def _partner(schedule, a, readers, taken, keep):
         if b not in taken and _no_write_between(schedule, a, b):
             fn = through(node.inputs, schedule[b][4])
             if fn is not None:
-                return b, fn, (schedule[b][2],)
+                return b, fn, (schedule[b][2],), ()
     pair = getattr(node.prim, "kernel_pair", None)
     if pair is not None and ins:
         for b in readers.get(ins[0], ()):
             if b > a and b not in taken and _no_write_between(schedule, a, b):
+                extra = tuple(s for s in dict.fromkeys(schedule[b][1]) if s not in ins)
+                if any(made_at.get(s, -1) > a for s in extra):  # the fused line stands at a: other's inputs must exist
+                    continue
                 fn = pair(node.inputs, schedule[b][4])
                 if fn is not None:
-                    return b, fn, (out, schedule[b][2])
+                    return b, fn, (out, schedule[b][2]), extra
     return None
 
 
@@ -56,7 +60,7 @@ def plan(schedule, keep):
 
     ``keep``: slots that must be written out (the graph's outputs), so never fused away.
     """
-    readers = {}
+    readers, made_at = {}, {step[2]: k for k, step in enumerate(schedule)}
     for k, step in enumerate(schedule):
         for s in dict.fromkeys(step[1]):
             readers.setdefault(s, []).append(k)
@@ -64,11 +68,11 @@ def plan(schedule, keep):
     for a, (fn, ins, out, _, _) in enumerate(schedule):
         if a in taken:
             continue
-        found = _partner(schedule, a, readers, taken, keep)
+        found = _partner(schedule, a, readers, made_at, taken, keep)
         if found is None:
             lines.append(Line(fn, ins, (out,), (a,)))
             continue
-        b, fused, outs = found
+        b, fused, outs, extra = found
         taken.add(b)
-        lines.append(Line(fused, ins, outs, (a, b)))
+        lines.append(Line(fused, tuple(ins) + extra, outs, (a, b)))
     return lines
