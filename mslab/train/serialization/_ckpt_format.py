@@ -14,10 +14,9 @@ import binascii
 import math
 
 import numpy as np
-from google.protobuf.message import DecodeError
 
 from mslab.core.errors import CheckpointError
-from mslab.train.serialization._schema import Checkpoint
+from mslab.train.serialization import _schema
 
 __all__ = ["write_ckpt", "read_ckpt"]
 
@@ -40,7 +39,7 @@ def _messages(name, value):
         slices = np.array_split(value, count) if count > 1 else [value]
         dims, kind = list(value.shape), TYPE_OF_NP[value.dtype]
     for part in slices:
-        message = Checkpoint()
+        message = _schema.Checkpoint()
         item = message.value.add()
         item.tag = name
         item.tensor.dims.extend(dims)
@@ -88,8 +87,11 @@ def read_ckpt(path, data, crc_check=False):
         data, stored = data[:-17], int.from_bytes(data[-10:], byteorder="big")
         if crc_check and binascii.crc32(data) != stored:
             raise CheckpointError(f"checkpoint file {path!r}: the CRC-32 check failed; the file is damaged")
+    checkpoint = _schema.Checkpoint  # protobuf loads here, on first use
+    from google.protobuf.message import DecodeError
+
     try:
-        message = Checkpoint.FromString(data)
+        message = checkpoint.FromString(data)
     except (DecodeError, RuntimeError, ValueError) as e:
         raise CheckpointError(f"checkpoint file {path!r} cannot be parsed as MindSpore's checkpoint protobuf "
                               f"(truncated, damaged, or not a .ckpt file): {e}") from None
