@@ -50,3 +50,31 @@ def test_float16_is_computed_in_float32_and_rounded_back():
     ref = K.conv2d(x.astype(np.float32), w.astype(np.float32), (1, 1), (1, 1), (1, 1, 1, 1), (6, 6))
     assert out.dtype == np.float16
     np.testing.assert_array_equal(out, ref.astype(np.float16))
+
+
+@pytest.mark.parametrize("shape, w_shape, pads", [
+    ((1, 1, 6, 6), (1, 1, 3, 3), (1, 1, 1, 1)),      # 'same': junk columns read the next row's first pixel
+    ((2, 6, 14, 14), (16, 6, 5, 5), (0, 0, 0, 0)),   # LeNet's second convolution (per-image GEMMs)
+    ((2, 3, 8, 8), (4, 3, 3, 3), (1, 1, 1, 1)),
+])
+def test_filter_gradient_of_an_image_with_inf_has_no_nan_from_junk_columns(shape, w_shape, pads):
+    """A junk column times dout's zero must add nothing even where the image holds an inf: entries whose true
+    sum is finite stay finite (an inf * 0 there would have made them NaN)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(np.float32)
+    x[0, 0, 2, -1] = np.inf  # the last pixel of a row: the next row's junk columns would read it
+    kh, kw = w_shape[2:]
+    t, b, l, r = pads
+    OH, OW = shape[2] + t + b - kh + 1, shape[3] + l + r - kw + 1
+    dout = rng.standard_normal((shape[0], w_shape[0], OH, OW)).astype(np.float32)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (t, b), (l, r)))
+    ref = np.zeros(w_shape)
+    with np.errstate(all="ignore"):  # inf * 0 inside the sums, as in a kernel run under quiet_kernels
+        dw = wide.conv2d_filter_grad(dout, x, w_shape, (1, 1), pads)
+        for p in range(kh):
+            for q in range(kw):
+                ref[:, :, p, q] = np.einsum("nohw,nchw->oc", dout, xp[:, :, p:p + OH, q:q + OW])
+    np.testing.assert_array_equal(np.isnan(dw), np.isnan(ref))
+    finite = np.isfinite(ref)
+    assert finite.any() and not finite.all()
+    np.testing.assert_allclose(dw[finite], ref[finite], rtol=1e-4, atol=1e-4)

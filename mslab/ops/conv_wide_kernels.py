@@ -172,18 +172,36 @@ def _filter_grad(fg, dout):
     widened = _Widened(dout, fg.step, fg.Wp, fg.ct, fg.per_image)
     for start, stop in fg.chunks:
         fg.add(start, stop, widened(start, stop))
-    return fg.result()
+    return _checked(fg, dout)
+
+
+def _checked(fg, dout):
+    """The filter gradient, recomputed with the junk columns zeroed on the image side when it is not finite.
+
+    Junk columns meet zeros of the widened dout, which adds nothing, unless the image holds an inf or a NaN there
+    (its neighbouring row's pixels): inf * 0 would make a NaN that the true sum does not have. A finite result had
+    no such product, so only a non-finite one (an overflowed step) pays for the exact pass.
+    """
+    dw = fg.result()
+    if np.isfinite(dw).all():
+        return dw
+    exact = _FilterGrad(fg.x, fg.w_shape, fg.dilation, fg.pads, fg.dt, junk_width=fg.Wp - dout.shape[3])
+    widened = _Widened(dout, exact.step, exact.Wp, exact.ct, exact.per_image)
+    for start, stop in exact.chunks:
+        exact.add(start, stop, widened(start, stop))
+    return exact.result()
 
 
 class _FilterGrad:
     """dW^T accumulated over the chunks of one batch: ``add`` a chunk's widened dout, then ``result``. Thin GEMMs
     (``_thin``: LeNet's first convolution, 25 taps, 6 filters) are one per image, summed: no transposed dout."""
 
-    def __init__(self, x, w_shape, dilation, pads, dt):
+    def __init__(self, x, w_shape, dilation, pads, dt, junk_width=0):
         self.dt, self.ct = dt, compute_dtype(dt)
         O, C, kh, kw = self.w_shape = w_shape
-        self.kernel, self.dilation = (kh, kw), dilation
-        Hp, self.Wp, OH, self.L = _geometry(x.shape, (kh, kw), dilation, pads)
+        self.x, self.kernel, self.dilation, self.pads = x, (kh, kw), dilation, pads
+        self.junk_width = junk_width  # > 0: zero each output row's last junk_width columns of the image's columns
+        Hp, self.Wp, self.OH, self.L = _geometry(x.shape, (kh, kw), dilation, pads)
         self.xf = _padded_rows(x, pads, Hp, self.Wp, self.ct)
         self.per_image = _thin(O, C * kh * kw, self.L)
         self.chunks, self.step = _chunks(x.shape[0], C * kh * kw, O, self.L, self.ct.itemsize, not self.per_image)
@@ -194,9 +212,13 @@ class _FilterGrad:
     def add(self, start, stop, d):
         if self.per_image:
             cols = _fill_cols(self.buf, self.xf, start, stop, self.kernel, self.dilation, self.Wp, self.L, True)
+            if self.junk_width:
+                cols.reshape(*cols.shape[:2], self.OH, self.Wp)[..., self.Wp - self.junk_width:] = 0
             self.dwt += np.matmul(cols, d.transpose(0, 2, 1)).sum(axis=0)
             return
         cols = _fill_cols(self.buf, self.xf, start, stop, self.kernel, self.dilation, self.Wp, self.L)
+        if self.junk_width:
+            cols.reshape(cols.shape[0], -1, self.OH, self.Wp)[..., self.Wp - self.junk_width:] = 0
         # cols @ dout^T gives dW transposed: OpenBLAS runs this orientation of the long inner dimension (every
         # pixel of the chunk) up to twice as fast as dout @ cols^T
         self.dwt += np.matmul(cols, d.T, out=self.part)
@@ -241,7 +263,7 @@ def conv2d_grads(dout, x, w, dilation, pads):
         d = widened(start, stop)
         fg.add(start, stop, d)
         ig.add(start, stop, d)
-    return ig.dx, fg.result()
+    return ig.dx, _checked(fg, dout)
 
 
 class _InputGrad:
