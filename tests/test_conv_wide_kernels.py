@@ -78,3 +78,31 @@ def test_filter_gradient_of_an_image_with_inf_has_no_nan_from_junk_columns(shape
     finite = np.isfinite(ref)
     assert finite.any() and not finite.all()
     np.testing.assert_allclose(dw[finite], ref[finite], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape, w_shape, pads", [
+    ((1, 1, 5, 5), (1, 1, 3, 3), (0, 0, 0, 0)),      # the full convolution of zero-padded dout (O <= C)
+    ((2, 6, 14, 14), (16, 6, 5, 5), (0, 0, 0, 0)),   # col2im over junk columns (O > C)
+    ((2, 8, 9, 9), (4, 8, 3, 3), (1, 1, 1, 1)),
+])
+def test_input_gradient_with_an_inf_weight_has_no_nan_from_padding(shape, w_shape, pads):
+    """Pixels no window puts the inf weight on keep finite gradients (the fast paths' inf * 0 on dout's padding
+    or junk columns would have made them NaN)."""
+    rng = np.random.default_rng(1)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    w[0, 0, 1, 1] = np.inf
+    kh, kw = w_shape[2:]
+    t, b, l, r = pads
+    OH, OW = shape[2] + t + b - kh + 1, shape[3] + l + r - kw + 1
+    dout = rng.standard_normal((shape[0], w_shape[0], OH, OW)).astype(np.float32)
+    ref = np.zeros((shape[0], shape[1], shape[2] + t + b, shape[3] + l + r))
+    with np.errstate(all="ignore"):
+        dx = wide.conv2d_input_grad(dout, w, shape, (1, 1), pads)
+        for p in range(kh):
+            for q in range(kw):
+                ref[:, :, p:p + OH, q:q + OW] += np.einsum("oc,nohw->nchw", w[:, :, p, q].astype(np.float64), dout)
+    ref = ref[:, :, t:t + shape[2], l:l + shape[3]]
+    np.testing.assert_array_equal(np.isnan(dx), np.isnan(ref))
+    finite = np.isfinite(ref)
+    assert finite.any() and not finite.all()
+    np.testing.assert_allclose(dx[finite], ref[finite], rtol=1e-4, atol=1e-4)

@@ -242,11 +242,39 @@ def conv2d_input_grad(dout, w, x_shape, dilation, pads):
         widened = _Widened(dout, ig.step, ig.Wp, ig.ct)
         for start, stop in ig.chunks:
             ig.add(start, stop, widened(start, stop))
-        return ig.dx
+        return _checked_input_grad(ig.dx, dout, w, x_shape, dilation, pads)
     (dh, dw), (t, b, l, r) = dilation, pads
     eh, ew = (kh - 1) * dh, (kw - 1) * dw
     flipped = w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
-    return conv2d(dout, flipped, dilation, (eh - t, eh - b, ew - l, ew - r), tuple(x_shape[2:]))
+    dx = conv2d(dout, flipped, dilation, (eh - t, eh - b, ew - l, ew - r), tuple(x_shape[2:]))
+    return _checked_input_grad(dx, dout, w, x_shape, dilation, pads)
+
+
+def _checked_input_grad(dx, dout, w, x_shape, dilation, pads):
+    """``dx``, or, when it is not finite, the input gradient summed tap by tap over the real windows only.
+
+    Both fast ways multiply weights by zeros that are not in the true sum (dout's padding, its junk columns):
+    with an inf among the weights, inf * 0 makes a NaN there. A finite result had no such product; a non-finite
+    one (an overflowed step) is computed again from the products that exist.
+    """
+    if np.isfinite(dx).all():
+        return dx
+    (dh, dw), (t, _, l, _) = dilation, pads
+    N, C, H, W = x_shape
+    _, O, OH, OW = dout.shape
+    ct = compute_dtype(dout.dtype)
+    exact = np.zeros(x_shape, ct)
+    d, wt = dout.astype(ct, copy=False), w.astype(ct, copy=False)
+    for p in range(w.shape[2]):
+        for q in range(w.shape[3]):
+            # output (i, j) read input (i - t + p*dh, j - l + q*dw): the outputs whose pixel lies inside the image
+            i0, i1 = max(0, t - p * dh), min(OH, H + t - p * dh)
+            j0, j1 = max(0, l - q * dw), min(OW, W + l - q * dw)
+            if i0 >= i1 or j0 >= j1:
+                continue
+            exact[:, :, i0 - t + p * dh:i1 - t + p * dh, j0 - l + q * dw:j1 - l + q * dw] += np.einsum(
+                "oc,nohw->nchw", wt[:, :, p, q], d[:, :, i0:i1, j0:j1])
+    return exact.astype(dx.dtype)
 
 
 def conv2d_grads(dout, x, w, dilation, pads):
@@ -263,7 +291,7 @@ def conv2d_grads(dout, x, w, dilation, pads):
         d = widened(start, stop)
         fg.add(start, stop, d)
         ig.add(start, stop, d)
-    return ig.dx, _checked(fg, dout)
+    return _checked_input_grad(ig.dx, dout, w, x.shape, dilation, pads), _checked(fg, dout)
 
 
 class _InputGrad:
