@@ -4,6 +4,8 @@ give the direct sums (forward, filter gradient) and the adjoint of the forward (
 import numpy as np
 import pytest
 
+import mslab as ms
+from mslab import Tensor, ops
 from mslab.ops import conv_kernels as K
 from mslab.ops import conv_wide_kernels as wide
 
@@ -106,3 +108,27 @@ def test_input_gradient_with_an_inf_weight_has_no_nan_from_padding(shape, w_shap
     finite = np.isfinite(ref)
     assert finite.any() and not finite.all()
     np.testing.assert_allclose(dx[finite], ref[finite], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_conv2d_gradients_with_inf_as_mindspore(mode):
+    """Both gradients of Conv2D beside an inf, as MindSpore 2.10 computes them: finite wherever the true sum is."""
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    try:
+        w = np.ones((1, 1, 3, 3), np.float32)
+        w[0, 0, 1, 1] = np.inf
+        conv = ops.Conv2D(1, 3, pad_mode="valid")
+        gx = ops.GradOperation(get_all=True)(lambda x, w: conv(x, w).sum())(
+            Tensor(np.ones((1, 1, 5, 5), np.float32)), Tensor(w))[0].asnumpy()[0, 0]
+        x = np.ones((1, 1, 6, 6), np.float32)
+        x[0, 0, 2, 5] = np.inf
+        same = ops.Conv2D(1, 3, pad_mode="same")
+        gw = ops.GradOperation(get_all=True)(lambda x, w: same(x, w).sum())(
+            Tensor(x), Tensor(np.ones((1, 1, 3, 3), np.float32)))[1].asnumpy()[0, 0]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    inf = np.inf
+    # observed on MindSpore 2.10 CPU (PYNATIVE), the same two calls:
+    np.testing.assert_array_equal(gx, [[1, 2, 3, 2, 1], [2, inf, inf, inf, 2], [3, inf, inf, inf, 3],
+                                       [2, inf, inf, inf, 2], [1, 2, 3, 2, 1]])
+    np.testing.assert_array_equal(gw, [[25, inf, inf], [30, inf, inf], [25, inf, inf]])
