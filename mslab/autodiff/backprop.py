@@ -53,9 +53,6 @@ def backprop(recorder, nodes, roots, sens, targets):
     grads = {}
     keep = set(targets)  # a target can also be an intermediate output: keep its gradient
 
-    def accumulate(v, g):
-        old = grads.get(v)
-        grads[v] = g if old is None else math_ops.add(old, g)
 
     def accumulate_element(tup, index, g):
         parts = grads.setdefault(tup, [None] * len(tup.parts))
@@ -81,7 +78,7 @@ def backprop(recorder, nodes, roots, sens, targets):
                         raise ValueError(f"sens has shape {tuple(s.shape)} but the output it weights has shape "
                                          f"{r.shape}")
                     s = shape_ops.reshape(s, r.shape)  # e.g. a (1,) sens for a scalar loss, as MindSpore accepts
-                accumulate(r, s)
+                _add_gradient(grads, r, s)
         for n in reversed(active):
             out = n.out
             g = grads.get(out)
@@ -115,6 +112,11 @@ def _backward_node(n, dout, relevant, grads):
     if len(gins) != len(handles):
         raise RuntimeError(f"bprop of {n.prim.name} returned {len(gins)} gradients for {len(handles)} inputs")
     for v, gi, need in zip(n.inputs, gins, needs):
-        if gi is not None and need:  # accumulate, written out: every input gradient passes here
-            old = grads.get(v)
-            grads[v] = gi if old is None else math_ops.add(old, gi)
+        if gi is not None and need:
+            _add_gradient(grads, v, gi)
+
+
+def _add_gradient(grads, v, g):
+    """Add ``g`` to the gradient gathered so far for ``v`` (an Add node when ``v`` has several users)."""
+    old = grads.get(v)
+    grads[v] = g if old is None else math_ops.add(old, g)

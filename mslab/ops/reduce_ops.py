@@ -34,9 +34,11 @@ def _static_axes(ins):
     return normalize_axis(ins[1] if len(ins) > 1 else (), len(ins[0].shape))
 
 
-def _kept_shape(x, axis):
-    """x's shape with the reduced axes kept as 1 (the shape of a ``keep_dims=True`` reduction)."""
-    axes = normalize_axis(axis, len(x.shape))
+def _kept_shape(x, axis, axes=None):
+    """x's shape with the reduced axes kept as 1 (the shape of a ``keep_dims=True`` reduction); ``axes``: the
+    normalised axes, when the caller has them already."""
+    if axes is None:
+        axes = normalize_axis(axis, len(x.shape))
     return tuple(1 if i in axes else s for i, s in enumerate(x.shape))
 
 
@@ -67,11 +69,7 @@ class _Reduce(Primitive):
 
     def _spread(self, x, axis, dout, axes=None):
         """dout broadcast back to x's shape (``axes``: the normalised axes, when the caller has them)."""
-        shape = tuple(x.shape)
-        if axes is None:
-            axes = normalize_axis(axis, len(shape))
-        kept = tuple(1 if i in axes else s for i, s in enumerate(shape))
-        return F.broadcast_to(F.reshape(dout, kept), shape)
+        return F.broadcast_to(F.reshape(dout, _kept_shape(x, axis, axes)), tuple(x.shape))
 
 
 class ReduceSum(_Reduce):

@@ -145,36 +145,27 @@ def call_cell(cell, args, kwargs):
     deeper than Python's recursion limit raise a CellNestingError.
     """
     tracing = state.tracer is not None
-    if (tracing or state.tapes) and not kwargs:
-        own = _BPROP.get(type(cell))
-        if own is None:
-            own = _has_bprop(type(cell))
-        if own:  # a Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's
-            return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
+    if (tracing or state.tapes) and not kwargs and _has_bprop(type(cell)):
+        # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
+        return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
     if tracing:
         return _run_construct(cell, args, kwargs)
-    for a in args:
-        if isinstance(a, np.ndarray):
-            _check_inputs(cell, args)  # raises, naming the Cell and the input
-    outermost = not state.cells
-    if not outermost:  # inside an eager call: its outermost call already guards and words the errors
+    _check_inputs(cell, args)
+    if state.cells:  # inside an eager call: its outermost call already guards and words the errors
         if kwargs or not is_graph_mode():
-            hooks = cell.__dict__.get("_forward_hooks")  # _run_construct, inlined: every layer's call comes here
-            if hooks and (hooks["pre"] or hooks["post"]):
-                return _run_with_hooks(cell, hooks, args, kwargs)
-            return _run_construct_only(cell, args, kwargs)
+            return _run_construct(cell, args, kwargs)  # (every layer of an eager step: _call_here's work, shorter)
         return compile_call(cell, args).run(args)
     try:
         # The whole call computes without numpy's floating-point warnings (core/fp_warnings) and without the cycle
         # collector walking the step's objects (core/collector).
         with quiet_kernels(), collector_paused():
-            return _call_here(cell, args, kwargs, outermost)
+            return _call_here(cell, args, kwargs, True)
     except RecursionError as e:
-        if not outermost or isinstance(e, CellNestingError):
+        if isinstance(e, CellNestingError):
             raise
         raise CellNestingError(type(cell).__name__, "Calling", sys.getrecursionlimit()) from None
     except (AttributeError, TypeError) as e:
-        why = _not_a_tensor(args) if outermost else None
+        why = _not_a_tensor(args)
         if why is None:
             raise
         raise TypeError(f"{type(cell).__name__}: {why} ({type(e).__name__}: {e})") from e
