@@ -99,7 +99,7 @@ class TrainStepSession(ValueSource):
             self.graph = self._compiled.graph
             self.executor = self._compiled.executor
             self._arrays = [t._data for t in tensor_leaves(inputs)]
-            sched = {step[4]: k for k, step in enumerate(self.executor.schedule)}
+            sched = {step[3]: k for k, step in enumerate(self.executor.schedule)}
             self.folded = set(self.executor.folded)
             self._sched_index = [sched.get(n, -1) for n in self.graph.nodes]
         else:

@@ -106,14 +106,14 @@ class Executor:
                 template[slot_of[n.out]] = self._fold(n, fn, [template[s] for s in slots])
                 self.folded.append(n)
                 continue
-            schedule.append((fn, slots, slot_of[n.out], (), n))  # () where frees were: _generate's lines free
+            schedule.append((fn, slots, slot_of[n.out], n))
             direct.append(is_direct)
         self.template = template
         missing = [v for v in graph.outputs if v not in slot_of]
         if missing:
             raise ExecutionError(f"graph output {missing[0].name} is not computed by this graph")
         self.output_slots = [slot_of[v] for v in graph.outputs]
-        self.schedule = [tuple(s) for s in schedule]
+        self.schedule = schedule  # (kernel, input slots, output slot, node) per node, in run order
         # Outputs that are parameters or compile-time values are copied on the way out: the caller must
         # not be able to change a weight or the next call's result by writing into them.
         self._out_copy = [v.kind == "param" or template[self.slot_of[v]] is not None for v in graph.outputs]
@@ -144,7 +144,7 @@ class Executor:
             if a is not None:
                 names[s] = f"c{s}"
                 env[f"c{s}"] = a
-        for _, _, out, _, _ in self.schedule:
+        for _, _, out, _ in self.schedule:
             names[out] = f"v{out}"
         lines = [f"def run({', '.join(names[s] for s in self.input_slots)}{', ' if self.input_slots else ''}"
                  f"{', '.join(names[s] for s, _ in self.param_slots)}):"]
@@ -164,7 +164,7 @@ class Executor:
                 frees[i].append(s)
         for line, free in zip(plan, frees):
             k = line.members[0]
-            node = self.schedule[k][4]
+            node = self.schedule[k][3]
             if len(line.members) > 1 or direct[k]:
                 args = [names[s] for s in line.ins]
                 env[f"k{k}"] = line.fn
@@ -181,7 +181,7 @@ class Executor:
                             env[name] = v
                         args.append(name)
             self._line_of_step[len(lines) + 1] = k
-            what = ", ".join(f"{self.schedule[m][4].out.name} = {self.schedule[m][4].prim.name}" for m in line.members)
+            what = ", ".join(f"{self.schedule[m][3].out.name} = {self.schedule[m][3].prim.name}" for m in line.members)
             lines.append(f"    {', '.join(names[o] for o in line.outs)} = k{k}({', '.join(args)})  # {what}")
             if free:
                 lines.append(f"    del {', '.join(names[s] for s in sorted(free))}")
@@ -229,7 +229,7 @@ class Executor:
         k = self._line_of_step.get(line)
         if k is None:
             return exc
-        _, slots, _, _, node = self.schedule[k]
+        _, slots, _, node = self.schedule[k]
         local = frame.f_locals
         arrays = [local.get(self._names[s], self.template[s]) for s in slots]
         return self._error(node, exc, arrays)
@@ -247,7 +247,7 @@ class Executor:
         values = _ValueEnv(env, self.slot_of)
         for n in self.folded:
             yield n, values
-        for fn, ins, out, _free, node in self.schedule:
+        for fn, ins, out, node in self.schedule:
             args = [env[i] for i in ins]
             try:
                 if into_subgraphs and isinstance(node.prim, _STEPPABLE):

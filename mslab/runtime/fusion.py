@@ -29,17 +29,17 @@ class Line:
 
 
 def _no_write_between(schedule, a, b):
-    return not any(schedule[k][4].prim.side_effect for k in range(a + 1, b))
+    return not any(schedule[k][3].prim.side_effect for k in range(a + 1, b))
 
 
 def _partner(schedule, a, readers, made_at, taken, keep):
     """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
-    _, ins, out, _, node = schedule[a]
+    _, ins, out, node = schedule[a]
     through = getattr(node.prim, "kernel_through", None)
     if through is not None and out not in keep and len(readers.get(out, ())) == 1:
         b = readers[out][0]
         if b not in taken and _no_write_between(schedule, a, b):
-            fn = through(node.inputs, schedule[b][4])
+            fn = through(node.inputs, schedule[b][3])
             if fn is not None:
                 return b, fn, (schedule[b][2],), ()
     pair = getattr(node.prim, "kernel_pair", None)
@@ -49,14 +49,14 @@ def _partner(schedule, a, readers, made_at, taken, keep):
                 extra = tuple(s for s in dict.fromkeys(schedule[b][1]) if s not in ins)
                 if any(made_at.get(s, -1) > a for s in extra):  # the fused line stands at a: other's inputs must exist
                     continue
-                fn = pair(node.inputs, schedule[b][4])
+                fn = pair(node.inputs, schedule[b][3])
                 if fn is not None:
                     return b, fn, (out, schedule[b][2]), extra
     return None
 
 
 def plan(schedule, keep):
-    """The lines of the generated code for ``schedule`` (entries ``(fn, slots, out, frees, node)``), in run order.
+    """The lines of the generated code for ``schedule`` (entries ``(fn, slots, out, node)``), in run order.
 
     ``keep``: slots that must be written out (the graph's outputs), so never fused away.
     """
@@ -65,7 +65,7 @@ def plan(schedule, keep):
         for s in dict.fromkeys(step[1]):
             readers.setdefault(s, []).append(k)
     taken, lines = set(), []
-    for a, (fn, ins, out, _, _) in enumerate(schedule):
+    for a, (fn, ins, out, _) in enumerate(schedule):
         if a in taken:
             continue
         found = _partner(schedule, a, readers, made_at, taken, keep)
