@@ -169,27 +169,27 @@ def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
 
 
 def _filter_grad(fg, dout):
+    return _checked(fg, dout, _summed(fg, dout))
+
+
+def _summed(fg, dout):
+    """The filter gradient of ``fg``'s image for ``dout``, summed chunk by chunk."""
     widened = _Widened(dout, fg.step, fg.Wp, fg.ct, fg.per_image)
     for start, stop in fg.chunks:
         fg.add(start, stop, widened(start, stop))
-    return _checked(fg, dout)
+    return fg.result()
 
 
-def _checked(fg, dout):
-    """The filter gradient, recomputed with the junk columns zeroed on the image side when it is not finite.
+def _checked(fg, dout, dw):
+    """``dw``, or, when it is not finite, the filter gradient again with the junk columns zeroed on the image side.
 
     Junk columns meet zeros of the widened dout, which adds nothing, unless the image holds an inf or a NaN there
     (its neighbouring row's pixels): inf * 0 would make a NaN that the true sum does not have. A finite result had
     no such product, so only a non-finite one (an overflowed step) pays for the exact pass.
     """
-    dw = fg.result()
     if np.isfinite(dw).all():
         return dw
-    exact = _FilterGrad(fg.x, fg.w_shape, fg.dilation, fg.pads, fg.dt, junk_width=fg.Wp - dout.shape[3])
-    widened = _Widened(dout, exact.step, exact.Wp, exact.ct, exact.per_image)
-    for start, stop in exact.chunks:
-        exact.add(start, stop, widened(start, stop))
-    return exact.result()
+    return _summed(_FilterGrad(fg.x, fg.w_shape, fg.dilation, fg.pads, fg.dt, junk_width=fg.Wp - dout.shape[3]), dout)
 
 
 class _FilterGrad:
@@ -291,7 +291,7 @@ def conv2d_grads(dout, x, w, dilation, pads):
         d = widened(start, stop)
         fg.add(start, stop, d)
         ig.add(start, stop, d)
-    return _checked_input_grad(ig.dx, dout, w, x.shape, dilation, pads), _checked(fg, dout)
+    return _checked_input_grad(ig.dx, dout, w, x.shape, dilation, pads), _checked(fg, dout, fg.result())
 
 
 class _InputGrad:
