@@ -84,23 +84,22 @@ class BroadcastTo(Primitive):
         return shape, x.dtype
 
     def compute(self, x):
-        # A writable copy (np.broadcast_to alone would give a read-only view sharing x's memory); written
-        # into an empty array, as broadcasting assignment is cheaper than np.broadcast_to on small inputs.
-        out = np.empty(self.infer(x)[0] if -1 in self.shape else self.shape, x.dtype)
-        out[...] = x
-        return out
+        return _broadcast_copy(x, self.infer(x)[0] if -1 in self.shape else self.shape)
 
     def kernel(self, ins):
         shape = self.infer(*ins)[0]
-
-        def broadcast(x):
-            out = np.empty(shape, x.dtype)
-            out[...] = x
-            return out
-        return broadcast
+        return lambda x: _broadcast_copy(x, shape)
 
     def bprop(self, x, out, dout, needs):
         return (sum_to(dout, x.shape),)
+
+
+def _broadcast_copy(x, shape):
+    """x broadcast to ``shape`` as a writable copy (np.broadcast_to alone gives a read-only view of x's memory),
+    written into an empty array: broadcasting assignment costs less than np.broadcast_to on small inputs."""
+    out = np.empty(shape, x.dtype)
+    out[...] = x
+    return out
 
 
 class Transpose(Primitive):
