@@ -20,6 +20,8 @@ class CellBprop(Primitive):
     the backward is the Cell's ``bprop(*inputs, out, dout)``. Inputs: the call's tensors, then the values
     ``construct`` read from outside (their gradients are not asked of the Cell's bprop)."""
 
+    bprop_replayable = False  # the Cell's bprop is the user's Python: it runs on every backward
+
     def __init__(self, cell, graph=None, n_args=0, out_type=None):
         super().__init__()
         self.cell, self.graph, self.n_args = cell, graph, n_args

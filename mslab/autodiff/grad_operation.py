@@ -57,7 +57,17 @@ def _check_sens(fn, sens_list, outputs):
                             f"{out.dtype}: The dtype should be {out.dtype}, but got {s.dtype}")
 
 
-def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_values=None):
+_backward_plans = None  # the class that replays repeated backwards (mslab.runtime.backward_replay installs it)
+
+
+def install_backward_plans(factory):
+    """Make ``factory()`` give each gradient function its store of compiled backwards (``mslab.runtime`` calls
+    this: compiling is the runtime's job, and the runtime sits above autodiff)."""
+    global _backward_plans
+    _backward_plans = factory
+
+
+def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_values=None, plans=None):
     """The core: ``(output, input_grads, weight_grads)`` of ``fn(*args)``.
 
     ``positions``: indices into ``args`` to differentiate; ``weights``: Parameters; ``sens``: the
@@ -65,6 +75,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
     ``sens`` may also be a function of the output, called once the forward has run (a training step
     shapes its sens like the loss it has just computed). With ``has_aux`` only the first output is
     differentiated. ``param_values``: a dict the caller keeps between calls, so a weight's tape value is made once.
+    ``plans``: the caller's compiled backwards (``mslab.runtime.backward_replay``), used when nothing else records.
     """
     rec, nodes, out = _record_forward(fn, args, param_values)
     if callable(sens):
@@ -87,7 +98,10 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
         if i >= len(args) or not isinstance(args[i], Tensor):
             raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")
     targets = [rec.value_of(args[i]) for i in positions] + [rec.value_of(w) for w in weights]
-    grads = backprop(rec, nodes, roots, sens_list, targets)
+    if plans is not None and rec is not state.tracer and not state.tapes:
+        grads = plans.backward(rec, nodes, roots, sens_list, targets)  # nobody watches it run: replay it
+    else:
+        grads = backprop(rec, nodes, roots, sens_list, targets)
     if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
         with rec.in_phase("backward"):
             sources = [args[i] for i in positions] + list(weights)
@@ -110,6 +124,7 @@ class GradFunction:
         self.fn = fn
         self.given_weights = weights
         self._param_values = {}  # each weight's value on the PYNATIVE tape, made once (ir.tape.Tape)
+        self._plans = _backward_plans() if _backward_plans is not None else None  # PYNATIVE backwards, compiled
         # One Parameter stands for itself (grad(fn, weights=w) gives w's gradient unwrapped, as in MindSpore).
         self.weights = () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
         self._names_from = fn  # graph inputs take fn's parameter names
@@ -124,7 +139,8 @@ class GradFunction:
 
     def _compute(self, *args):
         args, positions, weights, sens = self.rule.select(args, self.weights)
-        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self._param_values)
+        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self._param_values,
+                                 self._plans)
         if isinstance(self.rule, GradSpec):
             return self.rule.pack(out, gin, gw, weights)
         return self.rule.pack(out, gin, gw)

@@ -56,6 +56,7 @@ class Custom(Primitive):
     """``ops.Custom(func, out_shape, out_dtype, func_type="pyfunc", bprop=None, reg_info=None)`` (module docstring)."""
 
     deterministic = False  # a Python function may read anything: run it every time, never fold or merge it
+    bprop_replayable = False  # the user's bprop function runs on every backward
 
     def __init__(self, func, out_shape=None, out_dtype=None, func_type=None, bprop=None, reg_info=None):
         if func_type is None:  # MindSpore's default on CPU: a Python function runs as pyfunc (observed)

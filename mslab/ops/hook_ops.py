@@ -23,6 +23,7 @@ class HookIdentity(Primitive):
     """``HookIdentity(hook)(x) = x``; d/dx = hook_fn((dout,)) (or dout when it returns None)."""
 
     n_tensors = 1
+    bprop_replayable = False  # the hook is the user's Python: it runs on every backward
 
     def __init__(self, hook):
         super().__init__()

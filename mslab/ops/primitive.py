@@ -45,6 +45,10 @@ class Primitive:
     tuple_index = None  # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks
     side_effect = False
     differentiable = True
+    # Whether a PYNATIVE step's backward through this op may be traced once and replayed as a compiled graph
+    # (mslab.runtime.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
+    # False for ops whose backward calls back into Python each step, and for Primitives defined outside mslab.
+    bprop_replayable = True
     # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
     # (BatchNorm: x, scale, bias, not the moving statistics it writes in place)
     mixed_precision = True
@@ -100,6 +104,8 @@ class Primitive:
         super().__init_subclass__(**kwargs)
         # Whether ``prepare`` is the default one: then __call__ calls lift_scalars itself, or nothing at all.
         cls._default_prepare = cls.prepare is Primitive.prepare
+        if "bprop_replayable" not in cls.__dict__ and not cls.__module__.startswith("mslab."):
+            cls.bprop_replayable = False  # a user's bprop may do anything (print, count, read a global)
 
     # Every eager op runs this, so it is written for speed: no call that can be skipped is made.
     def __call__(self, *args):

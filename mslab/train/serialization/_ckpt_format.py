@@ -65,8 +65,10 @@ def _tensor(path, name, kind, dims, content):
     if kind == "str":
         if len(content) % 4:
             raise CheckpointError(f"{where}: a str must be UTF-32 (a multiple of 4 bytes), got {len(content)} bytes")
-        text = np.frombuffer(content, dtype=f"<U{len(content) // 4}") if content else np.array([""])
-        return str(text[0])
+        try:  # numpy's "<U" reading of the bytes, with a clear error for a code point no text can hold
+            return content.decode("utf-32-le").rstrip("\x00")
+        except UnicodeDecodeError as e:
+            raise CheckpointError(f"{where}: the str is not valid UTF-32 ({e.reason} at byte {e.start})") from None
     if kind not in NP_OF_TYPE:
         raise CheckpointError(f"{where}: unknown tensor_type {kind!r}; mslab reads {', '.join(NP_OF_TYPE)} and str")
     if any(d < 0 for d in dims):

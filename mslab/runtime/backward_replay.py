@@ -1,0 +1,192 @@
+"""PYNATIVE backward replay: a repeated step's bprop rules traced once into a graph, then run as one.
+
+A PYNATIVE training step runs the same primitives on the same shapes step after step, so the backward that
+autodiff derives from its tape is the same computation every time: the same bprop rules called on the same
+kinds of values. When a gradient function sees a forward of one *structure* for the second time (the same
+primitives, the same data flow between them, the same shapes, dtypes and constant arguments), it traces the
+bprop rules over that tape once, as GRAPH mode traces them, and compiles the backward graph with GRAPH mode's
+executor. From then on each step with that structure runs the compiled graph on its own recorded values,
+instead of dispatching the rules' primitives one at a time.
+
+What changes is the cost, never the numbers or what a learner sees:
+
+* the graph is the bprop rules themselves, traced; the executor's kernels compute exactly what the primitives'
+  ``compute`` does, in the order the rules ran (GRAPH and PYNATIVE results are equal, tested on every op);
+* only autodiff's own tape replays. Under ``mslab.record()``, inside another gradient (a gradient of a
+  gradient records the first backward's primitives), or while GRAPH mode traces, the rules run one by one;
+* an op whose backward calls back into Python every step (``ops.HookBackward``, a Cell's own ``bprop``,
+  ``ops.Custom``, a Primitive defined outside mslab) keeps its step on the rule-by-rule path
+  (``Primitive.bprop_replayable``).
+
+This is mslab's own shortcut: it does not claim MindSpore's PYNATIVE mode works this way.
+"""
+from collections import OrderedDict
+
+from mslab.autodiff import grad_operation
+from mslab.autodiff.backprop import backprop
+from mslab.core.tensor import Tensor
+from mslab.ir.graph import Graph, Value
+from mslab.ir.node import Node
+from mslab.ir.passes import optimize
+from mslab.ir.tracer import tracing
+from mslab.runtime.executor import Executor
+
+_CONST = object()  # marks a constant argument in a structure key (so it never equals a value reference)
+_UNREPLAYABLE = object()  # a structure whose rules could not be traced: it stays on the rule-by-rule path
+
+PLANS_KEPT = 8  # compiled backwards per gradient function (a training and an evaluation batch size, ...)
+MISSES_BEFORE_GIVING_UP = 32  # steps in a row whose structure never repeated: stop computing keys
+
+
+def structure_key(nodes, roots, sens, targets):
+    """What a compiled backward depends on, as one hashable tuple; None if an op cannot be replayed.
+
+    Per node: its primitive (the object itself), each input (a node output by name ``%k``, a call input by
+    name, shape and dtype, a weight by its tape value, which is kept while the weight's shape, dtype and name
+    stay), and its output's shape and dtype. Then the roots, the sens shapes and dtypes, and the targets.
+    """
+    key = []
+    append = key.append
+    for n in nodes:
+        prim = n.prim
+        if not prim.bprop_replayable:
+            return None
+        ins = []
+        for v in n.inputs:
+            if type(v) is Value:
+                kind = v.kind
+                ins.append(v.name if kind == "node" else v if kind == "param" else (v.name, v.shape, v.dtype))
+            else:
+                ins.append((_CONST, v))
+        out = n.out
+        append((prim, tuple(ins), out.shape, out.dtype))
+    append(tuple(_ref(v) for v in roots))
+    append(tuple((s.shape, s._np_dtype) for s in sens))
+    append(tuple(_ref(v) for v in targets))
+    return tuple(key)
+
+
+def _ref(v):
+    return v if v.kind == "param" else (v.kind, v.name, v.shape, v.dtype)
+
+
+class _Plan:
+    """One compiled backward: where each graph input comes from in a step's tape, and the executor."""
+
+    __slots__ = ("executor", "node_of", "input_of", "param_of", "sens_of", "present")
+
+    def __init__(self, executor, sources, present):
+        self.executor = executor
+        self.present = present  # per target: whether it has a gradient (False: no path from it to the roots)
+        # Each graph input, in order, is one of: a node's output (by index), a call input (by index in the
+        # tape's inputs), a weight (the Parameter), a sens (by index).
+        self.node_of, self.input_of, self.param_of, self.sens_of = sources
+
+    def run(self, tape, nodes, sens):
+        arrays = [nodes[i].out.handle._data for i in self.node_of]
+        if self.input_of:
+            inputs = tape.graph.inputs
+            arrays += [inputs[i].handle._data for i in self.input_of]
+        arrays += [p._data for p in self.param_of]
+        arrays += [sens[i]._data for i in self.sens_of]
+        outs = iter(self.executor.run(arrays))
+        wrap = Tensor._wrap
+        return [wrap(next(outs)) if p else None for p in self.present]
+
+
+def compile_backward(tape, nodes, roots, sens, targets):
+    """Trace ``backprop`` over shadow copies of the tape's values and compile the backward graph."""
+    graph = Graph("backward")
+    shadow = {}  # tape value -> the backward graph's input standing for it
+    where = {}  # tape value -> where its array is found on a later step's tape
+    for i, n in enumerate(nodes):
+        where[n.out] = ("node", i)
+    for i, v in enumerate(tape.graph.inputs):
+        where[v] = ("input", i)
+
+    def sym(v):
+        s = shadow.get(v)
+        if s is None:
+            t = Tensor._symbolic(None)
+            s = t._sym = graph.add_input(v.name.lstrip("%") or "v", v.shape, v.dtype, handle=t)
+            shadow[v] = s
+            if v.kind == "param":
+                where[v] = ("param", v.handle)
+        return s
+
+    shadow_nodes = []
+    for n in nodes:
+        copy = Node(n.prim, [sym(v) if type(v) is Value else v for v in n.inputs])
+        copy.out = sym(n.out)
+        shadow_nodes.append(copy)
+    sens_inputs = []
+    for i, s in enumerate(sens):
+        t = Tensor._symbolic(None)
+        t._sym = v = graph.add_input(f"sens{i}", s.shape, s._np_dtype, handle=t)
+        where[v] = ("sens", i)
+        sens_inputs.append(t)
+    with tracing(graph) as tr:
+        grads = backprop(tr, shadow_nodes, [sym(r) for r in roots], sens_inputs, [sym(t) for t in targets])
+        graph.outputs = [tr.value_of(g) for g in grads if g is not None]
+    optimize(graph)
+    read = set(graph.outputs)
+    for n in graph.nodes:
+        read.update(v for v in n.inputs if type(v) is Value)
+    origin = {s: v for v, s in shadow.items()}
+    graph.inputs = [v for v in graph.inputs if v in read]
+    sources = ([], [], [], [])
+    order = {"node": 0, "input": 1, "param": 2, "sens": 3}
+    for v in graph.inputs:  # inputs grouped by source kind (the order _Plan.run gathers them in)
+        kind, at = where[origin.get(v, v)]
+        sources[order[kind]].append(at)
+    graph.inputs.sort(key=lambda v: order[where[origin.get(v, v)][0]])
+    return _Plan(Executor(graph), sources, [g is not None for g in grads])
+
+
+class BackwardPlans:
+    """The compiled backwards of one gradient function, by structure key (at most ``PLANS_KEPT``)."""
+
+    def __init__(self):
+        self.plans = OrderedDict()  # key -> _Plan, or _UNREPLAYABLE
+        self.seen_once = set()  # keys met once: compiled when met again
+        self.misses = 0
+        self.given_up = False
+
+    def backward(self, tape, nodes, roots, sens, targets):
+        """The gradients of ``roots`` w.r.t. ``targets`` (as ``backprop`` gives them), replayed when possible."""
+        if self.given_up:
+            return backprop(tape, nodes, roots, sens, targets)
+        try:
+            key = structure_key(nodes, roots, sens, targets)
+            plan = self.plans.get(key) if key is not None else _UNREPLAYABLE
+        except TypeError:  # an unhashable constant argument
+            key, plan = None, _UNREPLAYABLE
+        if plan is None:
+            plan = self._second_sighting(key, tape, nodes, roots, sens, targets)
+        if plan is None or plan is _UNREPLAYABLE:
+            return backprop(tape, nodes, roots, sens, targets)
+        self.misses = 0
+        return plan.run(tape, nodes, sens)
+
+    def _second_sighting(self, key, tape, nodes, roots, sens, targets):
+        if key not in self.seen_once:
+            self.misses += 1
+            if self.misses >= MISSES_BEFORE_GIVING_UP:  # a new structure every step: keys cost, never pay
+                self.given_up = True
+                self.seen_once.clear()
+            elif len(self.seen_once) >= 4 * PLANS_KEPT:
+                self.seen_once.clear()
+            self.seen_once.add(key)
+            return None
+        self.seen_once.discard(key)
+        try:
+            plan = compile_backward(tape, nodes, roots, sens, targets)
+        except Exception:  # a rule that needs concrete values: this structure runs rule by rule
+            plan = _UNREPLAYABLE
+        self.plans[key] = plan
+        while len(self.plans) > PLANS_KEPT:
+            self.plans.popitem(last=False)
+        return plan
+
+
+grad_operation.install_backward_plans(BackwardPlans)
