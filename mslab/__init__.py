@@ -50,8 +50,8 @@ from mslab.ir.tape import record
 from mslab.parallel.pipeline_shared import sync_pipeline_shared_parameters
 from mslab.parallel.ps_context import get_ps_context, reset_ps_context, set_ps_context
 from mslab.profiler import Profiler
-from mslab.runtime.compiled import jit, jit_class, ms_function, trace
 from mslab.runtime import backward_replay as _backward_replay  # noqa: F401 (installs PYNATIVE's backward replay)
+from mslab.runtime.compiled import jit, jit_class, ms_function, trace
 from mslab.runtime.lazy_inline import lazy_inline
 from mslab.train import (
     Callback,
