@@ -22,7 +22,8 @@ from mslab.ops import array_ops
 
 def _record_forward(fn, args, param_values=None):
     """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output). ``param_values``: the weights' tape
-    values kept from an earlier call of the same gradient function (see ``Tape``)."""
+    values kept from an earlier call of the same gradient function (see ``Tape``). On autodiff's own tape the
+    nodes are None: the tape keeps the calls, and builds nodes only for a backward that walks them."""
     tr = state.tracer
     if tr is not None:
         start = len(tr.graph.nodes)
@@ -34,7 +35,15 @@ def _record_forward(fn, args, param_values=None):
         out = fn(*args)
     finally:
         state.tapes.remove(tape)
-    return tape, tape.graph.nodes, out
+    return tape, None, out
+
+
+def backprop_tape(tape, outputs, sens, sources):
+    """``backprop`` over autodiff's tape, rule by rule: the gradients of the tensors ``outputs`` (weighted by
+    ``sens``) with respect to the tensors ``sources`` (None where no path leads from a source to an output)."""
+    nodes = tape.recorded_nodes()
+    roots = [tape.value_of(t) for t in outputs]
+    return backprop(tape, nodes, roots, sens, [tape.value_of(s) for s in sources])
 
 
 def _check_sens(fn, sens_list, outputs):
@@ -84,7 +93,11 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
     if not leaves:
         raise TypeError("GradOperation: the function returned no tensor to differentiate")
     diff = leaves[:1] if has_aux else leaves
-    roots = [rec.value_of(t) for t in diff]
+    # Nobody else records (no tracer, no tape around this call): the backward may be replayed from a plan
+    replay = nodes is None and plans is not None and not state.tapes
+    if nodes is None and not replay:
+        nodes = rec.recorded_nodes()
+    roots = None if replay else [rec.value_of(t) for t in diff]
     if sens is None:
         with rec.in_phase("backward"):
             sens_list = [array_ops.ones_like(t) for t in diff]
@@ -97,14 +110,13 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
     for i in positions:
         if i >= len(args) or not isinstance(args[i], Tensor):
             raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")
-    targets = [rec.value_of(args[i]) for i in positions] + [rec.value_of(w) for w in weights]
-    if plans is not None and rec is not state.tracer and not state.tapes:
-        grads = plans.backward(rec, nodes, roots, sens_list, targets)  # nobody watches it run: replay it
+    sources = [args[i] for i in positions] + list(weights)
+    if replay:
+        grads = plans.backward(rec, diff, sens_list, sources)
     else:
-        grads = backprop(rec, nodes, roots, sens_list, targets)
+        grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
     if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
         with rec.in_phase("backward"):
-            sources = [args[i] for i in positions] + list(weights)
             grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
     if rec is not state.tracer:
         rec.release()  # our own tape, walked: free the step's activations now (see Tape.release)

@@ -28,6 +28,8 @@ class Tape(Recorder):
         # A tape a learner opened (mslab.record) names its inputs after the outermost Cell call's
         # construct parameters and returns that call's outputs; autodiff's own tapes skip the work.
         self.shows_calls = shows_calls
+        self.calls = []  # autodiff's tape: (primitive, arguments, output) of each op, in the order they ran
+        self._made = 0  # how many of those calls are nodes already
 
     def value_of(self, t):
         v = self._values.get(id(t))
@@ -48,25 +50,39 @@ class Tape(Recorder):
         return v
 
     def record(self, prim, args, out):
-        # Every eager op under a gradient pays for this: it is written out rather than built from value_of calls.
-        values = self._values
-        ins = []
-        for a in args:
-            if isinstance(a, Tensor):
-                v = values.get(id(a))
-                ins.append(v if v is not None else self.value_of(a))
-            else:
-                ins.append(a)
-        data = out._data
-        if self.provenance:
-            values[id(out)] = self.graph.add_node(self._new_node(prim, ins), data.shape, data.dtype, out)
+        if not self.provenance:
+            # Autodiff's own tape keeps each call as it ran; its nodes are built only if a backward walks them
+            # (``recorded_nodes``): a backward replayed from a compiled plan reads the calls alone.
+            self.calls.append((prim, args, out))
             return
-        # Autodiff's own tape: its output values point neither at their node nor at the graph, so the recorded
-        # step holds no reference cycle and is freed as soon as the gradient call lets go of it.
-        nodes = self.graph.nodes
-        node = Node.step(prim, ins, self.phase, len(nodes), data.shape, data.dtype, out)
-        values[id(out)] = node.out
-        nodes.append(node)
+        values = self._values
+        ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
+        data = out._data
+        values[id(out)] = self.graph.add_node(self._new_node(prim, ins), data.shape, data.dtype, out)
+
+    def recorded_nodes(self):
+        """The graph's nodes, with autodiff's recorded calls turned into nodes first (in the order they ran)."""
+        calls, made = self.calls, self._made
+        if made < len(calls):
+            values = self._values
+            nodes = self.graph.nodes
+            phase = self.phase
+            for prim, args, out in calls[made:]:
+                ins = []
+                for a in args:
+                    if isinstance(a, Tensor):
+                        v = values.get(id(a))
+                        ins.append(v if v is not None else self.value_of(a))
+                    else:
+                        ins.append(a)
+                data = out._data
+                # no back-links: the recorded step holds no reference cycle, and is freed as soon as the
+                # gradient call lets go of it
+                node = Node.step(prim, ins, phase, len(nodes), data.shape, data.dtype, out)
+                values[id(out)] = node.out
+                nodes.append(node)
+            self._made = len(calls)
+        return self.graph.nodes
 
     def release(self):
         """Forget the recorded tensors once autodiff has walked the tape.
@@ -86,6 +102,7 @@ class Tape(Recorder):
             n.inputs, n.grad_of = [], None
         g.nodes.clear()
         self._values.clear()
+        self.calls, self._made = [], 0
 
     def name_inputs(self, tensors, names):
         """Record not-yet-seen input tensors under these names (``%data``, ``%label``), not ``%in0``."""

@@ -22,9 +22,12 @@ This is mslab's own shortcut: it does not claim MindSpore's PYNATIVE mode works 
 """
 from collections import OrderedDict
 
+import numpy as np
+
 from mslab.autodiff import grad_operation
 from mslab.autodiff.backprop import backprop
-from mslab.core.tensor import Tensor
+from mslab.autodiff.grad_operation import backprop_tape
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.graph import Graph, Value
 from mslab.ir.node import Node
 from mslab.ir.passes import optimize
@@ -38,55 +41,90 @@ PLANS_KEPT = 8  # compiled backwards per gradient function (a training and an ev
 MISSES_BEFORE_GIVING_UP = 32  # steps in a row whose structure never repeated: stop computing keys
 
 
-def structure_key(nodes, roots, sens, targets):
-    """What a compiled backward depends on, as one hashable tuple; None if an op cannot be replayed.
+def structure_key(tape, outputs, sens, sources):
+    """``(key, inputs, weights)``: what a compiled backward depends on, as one hashable tuple, and the tensors it
+    reads besides the ops' outputs (call inputs, weights); key None if an op's backward cannot be replayed.
 
-    Per node: its primitive (the object itself), each input (a node output by name ``%k``, a call input by
-    name, shape and dtype, a weight by its tape value, which is kept while the weight's shape, dtype and name
-    stay), and its output's shape and dtype. Then the roots, the sens shapes and dtypes, and the targets.
+    Read off autodiff's tape of recorded calls: per call, its primitive (the object itself), each argument (an
+    earlier call's output by index, a call input by its place, shape and dtype, a weight by its identity, shape
+    and dtype, a constant by value), and its output's shape and dtype. Then the outputs differentiated, the sens
+    shapes and dtypes, and the sources whose gradients are wanted.
     """
+    where = {}  # id(tensor) -> its reference in the key
+    inputs, weights = [], []
     key = []
-    append = key.append
-    for n in nodes:
-        prim = n.prim
+    for prim, args, out in tape.calls:
         if not prim.bprop_replayable:
-            return None
-        ins = []
-        for v in n.inputs:
-            if type(v) is Value:
-                kind = v.kind
-                ins.append(v.name if kind == "node" else v if kind == "param" else (v.name, v.shape, v.dtype))
+            return None, None, None
+        refs = []
+        for a in args:
+            if isinstance(a, Tensor):
+                r = where.get(id(a))
+                if r is None:
+                    r = where[id(a)] = _leaf(a, inputs, weights)
+                refs.append(r)
             else:
-                ins.append((_CONST, v))
-        out = n.out
-        append((prim, tuple(ins), out.shape, out.dtype))
-    append(tuple(_ref(v) for v in roots))
-    append(tuple((s.shape, s._np_dtype) for s in sens))
-    append(tuple(_ref(v) for v in targets))
-    return tuple(key)
+                refs.append(_frozen(a))
+        where[id(out)] = len(key)
+        data = out._data
+        key.append((prim, tuple(refs), data.shape, data.dtype))
+    ends = []
+    for group in (outputs, sources):
+        refs = []
+        for t in group:
+            r = where.get(id(t))
+            if r is None:
+                r = where[id(t)] = _leaf(t, inputs, weights)
+            refs.append(r)
+        ends.append(tuple(refs))
+    key.append(ends[0])
+    key.append(tuple((s.shape, s._np_dtype) for s in sens))
+    key.append(ends[1])
+    return tuple(key), inputs, weights
 
 
-def _ref(v):
-    return v if v.kind == "param" else (v.kind, v.name, v.shape, v.dtype)
+def _leaf(t, inputs, weights):
+    """The key's reference to a tensor no recorded call produced: a weight, or the next call input."""
+    data = t._data
+    if isinstance(t, Parameter):
+        weights.append(t)
+        return ("weight", id(t), data.shape, data.dtype)
+    inputs.append(t)
+    return ("input", len(inputs) - 1, data.shape, data.dtype)
+
+
+def _frozen(c):
+    """A constant argument as a key part: its type with its value (1, 1.0 and True are three constants), tuples
+    and lists item by item, slices by their bounds, small arrays by their bytes. TypeError if it has no such form."""
+    t = type(c)
+    if t is tuple or t is list:
+        return (_CONST, t) + tuple(_frozen(x) for x in c)
+    if t is slice:
+        return (_CONST, t, _frozen(c.start), _frozen(c.stop), _frozen(c.step))
+    if t is np.ndarray:
+        if c.size > 64:
+            raise TypeError("a large array as a constant argument")
+        return (_CONST, t, c.dtype.str, c.shape, c.tobytes())
+    hash(c)  # TypeError for anything else without a value to compare
+    return (_CONST, t, c)
 
 
 class _Plan:
     """One compiled backward: where each graph input comes from in a step's tape, and the executor."""
 
-    __slots__ = ("executor", "node_of", "input_of", "param_of", "sens_of", "present")
+    __slots__ = ("executor", "node_of", "input_of", "param_of", "sens_of", "present", "weights")
 
-    def __init__(self, executor, sources, present):
+    def __init__(self, executor, sources, present, weights):
         self.executor = executor
+        self.weights = weights  # every weight its key names, kept alive so that no other one takes its id
         self.present = present  # per target: whether it has a gradient (False: no path from it to the roots)
         # Each graph input, in order, is one of: a node's output (by index), a call input (by index in the
         # tape's inputs), a weight (the Parameter), a sens (by index).
         self.node_of, self.input_of, self.param_of, self.sens_of = sources
 
-    def run(self, tape, nodes, sens):
-        arrays = [nodes[i].out.handle._data for i in self.node_of]
-        if self.input_of:
-            inputs = tape.graph.inputs
-            arrays += [inputs[i].handle._data for i in self.input_of]
+    def run(self, calls, inputs, sens):
+        arrays = [calls[i][2]._data for i in self.node_of]
+        arrays += [inputs[i]._data for i in self.input_of]
         arrays += [p._data for p in self.param_of]
         arrays += [sens[i]._data for i in self.sens_of]
         outs = iter(self.executor.run(arrays))
@@ -94,8 +132,13 @@ class _Plan:
         return [wrap(next(outs)) if p else None for p in self.present]
 
 
-def compile_backward(tape, nodes, roots, sens, targets):
-    """Trace ``backprop`` over shadow copies of the tape's values and compile the backward graph."""
+def compile_backward(tape, outputs, sens, sources, weights):
+    """Trace ``backprop`` over shadow copies of the tape's values and compile the backward graph.
+
+    The tape's nodes are built here (``Tape.recorded_nodes``); ``weights``: those the structure key names."""
+    nodes = tape.recorded_nodes()
+    roots = [tape.value_of(t) for t in outputs]
+    targets = [tape.value_of(t) for t in sources]
     graph = Graph("backward")
     shadow = {}  # tape value -> the backward graph's input standing for it
     where = {}  # tape value -> where its array is found on a later step's tape
@@ -140,7 +183,7 @@ def compile_backward(tape, nodes, roots, sens, targets):
         kind, at = where[origin.get(v, v)]
         sources[order[kind]].append(at)
     graph.inputs.sort(key=lambda v: order[where[origin.get(v, v)][0]])
-    return _Plan(Executor(graph), sources, [g is not None for g in grads])
+    return _Plan(Executor(graph), sources, [g is not None for g in grads], weights)
 
 
 class BackwardPlans:
@@ -152,23 +195,25 @@ class BackwardPlans:
         self.misses = 0
         self.given_up = False
 
-    def backward(self, tape, nodes, roots, sens, targets):
-        """The gradients of ``roots`` w.r.t. ``targets`` (as ``backprop`` gives them), replayed when possible."""
+    def backward(self, tape, outputs, sens, sources):
+        """The gradients of the tensors ``outputs`` (weighted by ``sens``) w.r.t. the tensors ``sources``, as
+        ``backprop`` gives them over autodiff's ``tape``: replayed from a compiled plan when there is one."""
         if self.given_up:
-            return backprop(tape, nodes, roots, sens, targets)
+            return backprop_tape(tape, outputs, sens, sources)
         try:
-            key = structure_key(nodes, roots, sens, targets)
+            key, inputs, weights = structure_key(tape, outputs, sens, sources)
             plan = self.plans.get(key) if key is not None else _UNREPLAYABLE
-        except TypeError:  # an unhashable constant argument
-            key, plan = None, _UNREPLAYABLE
+        except TypeError:  # a constant argument with no value to compare
+            plan = _UNREPLAYABLE
         if plan is None:
-            plan = self._second_sighting(key, tape, nodes, roots, sens, targets)
+            plan = self._second_sighting(key, tape, outputs, sens, sources, weights)
         if plan is None or plan is _UNREPLAYABLE:
-            return backprop(tape, nodes, roots, sens, targets)
+            return backprop_tape(tape, outputs, sens, sources)
         self.misses = 0
-        return plan.run(tape, nodes, sens)
+        return plan.run(tape.calls, inputs, sens)
 
-    def _second_sighting(self, key, tape, nodes, roots, sens, targets):
+    def _second_sighting(self, key, tape, outputs, sens, sources, weights):
+        """None the first time ``key`` is met; its plan (compiled now) the second time."""
         if key not in self.seen_once:
             self.misses += 1
             if self.misses >= MISSES_BEFORE_GIVING_UP:  # a new structure every step: keys cost, never pay
@@ -180,7 +225,7 @@ class BackwardPlans:
             return None
         self.seen_once.discard(key)
         try:
-            plan = compile_backward(tape, nodes, roots, sens, targets)
+            plan = compile_backward(tape, outputs, sens, sources, weights)
         except Exception:  # a rule that needs concrete values: this structure runs rule by rule
             plan = _UNREPLAYABLE
         self.plans[key] = plan
