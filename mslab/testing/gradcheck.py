@@ -5,7 +5,8 @@ weights ``w``, so every output element matters) must match
 
     (L(x + eps e_k) - L(x - eps e_k)) / (2 eps)
 
-for every element k, computed in float64. It is checked in both PYNATIVE and GRAPH mode.
+for every element k, computed in float64. It is checked in both PYNATIVE and GRAPH mode, and PYNATIVE's
+replayed backward (a repeated call, mslab.runtime.backward_replay) must equal its rule-by-rule one bit for bit.
 """
 import numpy as np
 
@@ -45,6 +46,16 @@ def numeric_grads(loss_np, arrays, positions, eps):
     return grads
 
 
+def _check_replay(grad_fn, ins, first):
+    """PYNATIVE calls again: the second compiles the repeated backward, the third replays it
+    (mslab.runtime.backward_replay); both must give the first call's rule-by-rule gradients bit for bit."""
+    for call in ("second", "third"):
+        again = grad_fn(*ins)
+        for i, (a, b) in enumerate(zip(first, again)):
+            np.testing.assert_array_equal(b.asnumpy(), a.asnumpy(), err_msg=f"gradient {i}: the {call} PYNATIVE call "
+                                          "(a replayed backward) differs from the first (rule by rule)")
+
+
 def check_grad(fn, *arrays, positions=None, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
     """Assert the bprop gradients of ``fn`` match central differences (float64), in both modes.
 
@@ -69,6 +80,8 @@ def check_grad(fn, *arrays, positions=None, eps=1e-6, rtol=1e-5, atol=1e-6, seed
             ins = [Tensor(a) if isinstance(a, np.ndarray) else a for a in arrays]
             grad_fn = GradOperation(get_all=True)(loss)
             got = grad_fn(*ins)
+            if mode == context.PYNATIVE_MODE:
+                _check_replay(grad_fn, ins, got)
         tensor_positions = [i for i, a in enumerate(ins) if isinstance(a, Tensor)]
         by_pos = dict(zip(tensor_positions, got))
         for i, e in zip(positions, expected):
