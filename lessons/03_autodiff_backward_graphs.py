@@ -280,6 +280,13 @@ print(tape.graph)
 # Backward in PYNATIVE mode walks this tape in reverse, applying the same bprop rules, on the values
 # it recorded. Same rules, same numbers: the only difference is *when* the backward is worked out.
 #
+# A shortcut of mslab's own (this lesson does not claim MindSpore's PYNATIVE mode takes it): a training
+# loop records a forward of the *same structure* every step (same operations, same shapes). The second
+# time a gradient function meets one, mslab traces the bprop rules over the tape once, exactly as GRAPH
+# mode does, and from then on runs that compiled backward on each step's recorded values instead of
+# calling the rules one by one. The numbers stay the rules' own, bit for bit, and inside `ms.record()`
+# (or with a backward hook in the network) the rules always run one by one, so what you watch is what runs.
+#
 # `TapeView` shows the tape next to the backward graph GRAPH mode derives for the same call:
 
 # %%
