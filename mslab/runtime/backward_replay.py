@@ -37,8 +37,10 @@ from mslab.runtime.executor import Executor
 _CONST = object()  # marks a constant argument in a structure key (so it never equals a value reference)
 _UNREPLAYABLE = object()  # a structure whose rules could not be traced: it stays on the rule-by-rule path
 
-PLANS_KEPT = 8  # compiled backwards per gradient function (a training and an evaluation batch size, ...)
-MISSES_BEFORE_GIVING_UP = 32  # steps in a row whose structure never repeated: stop computing keys
+PLANS_KEPT = 8  # compiled backwards per gradient function (one per batch size, per branch a step takes, ...)
+# Calls in a row whose structure was new (a construct that makes new primitives on every call never repeats):
+# after this many the gradient function stops computing keys and stays on the rule-by-rule path for good.
+MISSES_BEFORE_GIVING_UP = 32
 
 
 def structure_key(tape, outputs, sens, sources):
