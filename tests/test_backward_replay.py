@@ -245,3 +245,14 @@ def test_a_replayed_step_keeps_no_activation_alive():
     train, _, _ = _train(Spy, loss, x, y, steps=4)
     assert isinstance(_plans(train), BackwardPlans) and _plans(train).plans
     assert all(r() is None for r in kept)
+
+
+def test_more_structures_in_turn_than_plans_kept_stop_the_compiling(monkeypatch):
+    monkeypatch.setattr(backward_replay, "PLANS_KEPT", 2)
+    w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    fn = mslab.grad(lambda x: (x * w).sum(), grad_position=None, weights=w)
+    xs = [Tensor(np.ones((n, 2), np.float32)) for n in range(1, 6)]  # five batch sizes, in turn
+    for i in range(40):
+        x = xs[i % 5]
+        np.testing.assert_array_equal(fn(x).asnumpy(), [x.shape[0]] * 2)
+    assert fn._plans.given_up and fn._plans.compiles == 2

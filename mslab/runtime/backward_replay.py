@@ -41,6 +41,9 @@ PLANS_KEPT = 8  # compiled backwards per gradient function (one per batch size, 
 # Calls in a row whose structure was new (a construct that makes new primitives on every call never repeats):
 # after this many the gradient function stops computing keys and stays on the rule-by-rule path for good.
 MISSES_BEFORE_GIVING_UP = 32
+# Compiles that are not paid back: more than ``PLANS_KEPT`` compiles with fewer than this many replays per compile
+# (more structures in turn than the plans kept, each evicted before it is used much) also ends the replaying.
+REPLAYS_PER_COMPILE = 4
 
 
 def structure_key(tape, outputs, sens, sources):
@@ -195,6 +198,7 @@ class BackwardPlans:
         self.plans = OrderedDict()  # key -> _Plan, or _UNREPLAYABLE
         self.seen_once = set()  # keys met once: compiled when met again
         self.misses = 0
+        self.compiles = self.replays = 0
         self.given_up = False
 
     def backward(self, tape, outputs, sens, sources):
@@ -212,6 +216,7 @@ class BackwardPlans:
         if plan is None or plan is _UNREPLAYABLE:
             return backprop_tape(tape, outputs, sens, sources)
         self.misses = 0
+        self.replays += 1
         return plan.run(tape.calls, inputs, sens)
 
     def _second_sighting(self, key, tape, outputs, sens, sources, weights):
@@ -226,6 +231,11 @@ class BackwardPlans:
             self.seen_once.add(key)
             return None
         self.seen_once.discard(key)
+        if self.compiles >= PLANS_KEPT and self.replays < REPLAYS_PER_COMPILE * self.compiles:
+            self.given_up = True  # structures come and go faster than their plans pay for themselves
+            self.plans.clear()
+            return None
+        self.compiles += 1
         try:
             plan = compile_backward(tape, outputs, sens, sources, weights)
         except Exception:  # a rule that needs concrete values: this structure runs rule by rule
