@@ -71,6 +71,8 @@ def test_set_context_sets_the_pool_and_get_context_reads_it(monkeypatch, restore
 
 def test_set_context_beside_a_user_variable_warns_and_keeps_the_users_count(monkeypatch, restore_threads):
     before = threads.blas_threads()
+    for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # these would win over OMP_NUM_THREADS
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
     with pytest.warns(UserWarning, match="OMP_NUM_THREADS=3 is set in the environment and wins"):
         ms.set_context(runtime_num_threads=1)
