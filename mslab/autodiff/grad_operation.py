@@ -93,11 +93,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
     if not leaves:
         raise TypeError("GradOperation: the function returned no tensor to differentiate")
     diff = leaves[:1] if has_aux else leaves
-    # Nobody else records (no tracer, no tape around this call): the backward may be replayed from a plan
-    replay = nodes is None and plans is not None and not state.tapes
-    if nodes is None and not replay:
-        nodes = rec.recorded_nodes()
-    roots = None if replay else [rec.value_of(t) for t in diff]
+    roots = [rec.value_of(t) for t in diff] if nodes is not None else None  # (tracing: before the sens's nodes)
     if sens is None:
         with rec.in_phase("backward"):
             sens_list = [array_ops.ones_like(t) for t in diff]
@@ -111,10 +107,12 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
         if i >= len(args) or not isinstance(args[i], Tensor):
             raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")
     sources = [args[i] for i in positions] + list(weights)
-    if replay:
+    if nodes is not None:  # GRAPH mode's tracer
+        grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
+    elif plans is not None and not state.tapes:  # our own tape, and nobody else records: it may be replayed
         grads = plans.backward(rec, diff, sens_list, sources)
     else:
-        grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
+        grads = backprop_tape(rec, diff, sens_list, sources)
     if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
         with rec.in_phase("backward"):
             grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]

@@ -55,10 +55,21 @@ class Tape(Recorder):
             # (``recorded_nodes``): a backward replayed from a compiled plan reads the calls alone.
             self.calls.append((prim, args, out))
             return
-        values = self._values
-        ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
         data = out._data
-        values[id(out)] = self.graph.add_node(self._new_node(prim, ins), data.shape, data.dtype, out)
+        self._values[id(out)] = self.graph.add_node(self._new_node(prim, self._inputs(args)), data.shape, data.dtype,
+                                                    out)
+
+    def _inputs(self, args):
+        """A call's arguments as node inputs: each Tensor's value (made on first sight), constants as they are."""
+        values = self._values
+        ins = []
+        for a in args:  # written out: every op of a rule-by-rule backward's tape comes here
+            if isinstance(a, Tensor):
+                v = values.get(id(a))
+                ins.append(v if v is not None else self.value_of(a))
+            else:
+                ins.append(a)
+        return ins
 
     def recorded_nodes(self):
         """The graph's nodes, with autodiff's recorded calls turned into nodes first (in the order they ran)."""
@@ -66,19 +77,11 @@ class Tape(Recorder):
         if made < len(calls):
             values = self._values
             nodes = self.graph.nodes
-            phase = self.phase
             for prim, args, out in calls[made:]:
-                ins = []
-                for a in args:
-                    if isinstance(a, Tensor):
-                        v = values.get(id(a))
-                        ins.append(v if v is not None else self.value_of(a))
-                    else:
-                        ins.append(a)
                 data = out._data
                 # no back-links: the recorded step holds no reference cycle, and is freed as soon as the
                 # gradient call lets go of it
-                node = Node.step(prim, ins, phase, len(nodes), data.shape, data.dtype, out)
+                node = Node.step(prim, self._inputs(args), self.phase, len(nodes), data.shape, data.dtype, out)
                 values[id(out)] = node.out
                 nodes.append(node)
             self._made = len(calls)

@@ -149,7 +149,7 @@ def compile_backward(tape, outputs, sens, sources, weights):
     where = {}  # tape value -> where its array is found on a later step's tape
     for i, n in enumerate(nodes):
         where[n.out] = ("node", i)
-    for i, v in enumerate(tape.graph.inputs):
+    for i, v in enumerate(tape.graph.inputs):  # in first-seen order, as structure_key lists a step's call inputs
         where[v] = ("input", i)
 
     def sym(v):
@@ -181,13 +181,13 @@ def compile_backward(tape, outputs, sens, sources, weights):
     for n in graph.nodes:
         read.update(v for v in n.inputs if type(v) is Value)
     origin = {s: v for v, s in shadow.items()}
-    graph.inputs = [v for v in graph.inputs if v in read]
-    sources = ([], [], [], [])
     order = {"node": 0, "input": 1, "param": 2, "sens": 3}
-    for v in graph.inputs:  # inputs grouped by source kind (the order _Plan.run gathers them in)
+    # the inputs it reads, grouped by source kind: the order _Plan.run gathers their arrays in
+    graph.inputs = sorted((v for v in graph.inputs if v in read), key=lambda v: order[where[origin.get(v, v)][0]])
+    sources = ([], [], [], [])
+    for v in graph.inputs:
         kind, at = where[origin.get(v, v)]
         sources[order[kind]].append(at)
-    graph.inputs.sort(key=lambda v: order[where[origin.get(v, v)][0]])
     return _Plan(Executor(graph), sources, [g is not None for g in grads], weights)
 
 
