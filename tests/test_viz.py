@@ -239,7 +239,7 @@ def test_imports_stay_light():
 
 def test_loss_figure_and_deterministic_svg():
     def make():
-        return viz.loss_figure([2.0, 1.5, 1.1, 0.9], metrics={"accuracy": [0.5, 0.8]})
+        return viz.loss_figure({"loss": [2.0, 1.5, 1.1, 0.9], "accuracy": ([2, 4], [0.5, 0.8])})
 
     axes = make().get_axes()
     assert len(axes) == 2 and len(axes[0].get_lines()) == 1 and len(axes[1].get_lines()) == 1

@@ -1,11 +1,12 @@
 // loss_plot.js: LossPlot, curves drawn on a canvas from points Python streams while training runs.
 // Python sends {type: "points", series: {name: [steps, values]}} custom messages with the new points and,
 // at finish(), stores every point in the `data` trait. The points live per model (initialize), so a view
-// opened late, or re-rendered, draws them all. Series whose name contains "loss" use the left axis, the
-// others (metrics) the right one. DOM hooks for tests: data-mslab-role="loss-canvas" carries
+// opened late, or re-rendered, draws them all. Python decides how each series is drawn and says so in the
+// `styles` trait ({name: {axis: "loss" | "metric", color}}): "loss" series on the left axis with solid lines,
+// "metric" series on the right one, dashed with dots. This file only draws.
+// DOM hooks for tests: data-mslab-role="loss-canvas" carries
 // data-mslab-frames (redraws so far), data-mslab-span-ms (first to last redraw) and data-mslab-points;
 // "loss-status" holds the last values.
-const MSLAB_LP_COLORS = ["#1d4ed8", "#dc2626", "#15803d", "#7c3aed", "#b45309", "#0891b2"];
 // Keyed by the widget's id (the `uid` trait): anywidget hands initialize and each render its own proxy
 // object of the model, so the proxy cannot be the key.
 const mslabLpStores = new Map();
@@ -69,9 +70,10 @@ function mslabLpDraw(canvas, model, store) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, W, H);
   ctx.font = "12px Helvetica, Arial, sans-serif";
-  const names = Object.keys(store.series);
-  const losses = names.filter((k) => k.toLowerCase().includes("loss")).map((k) => [k, store.series[k][1]]);
-  const metrics = names.filter((k) => !k.toLowerCase().includes("loss")).map((k) => [k, store.series[k][1]]);
+  const styles = model.get("styles") || {};
+  const names = Object.keys(store.series).filter((k) => styles[k]);  // a series is drawn once its style is known
+  const onAxis = (axis) => names.filter((k) => styles[k].axis === axis).map((k) => [k, store.series[k][1]]);
+  const losses = onAxis("loss"), metrics = onAxis("metric");
   const L = 58, R = metrics.length ? 52 : 14, T = 26, B = 36;
   const pw = W - L - R, ph = H - T - B;
   ctx.fillStyle = "#1f2937"; ctx.textAlign = "center";
@@ -106,12 +108,12 @@ function mslabLpDraw(canvas, model, store) {
   };
   const yl = axis(losses, "left"), yr = axis(metrics, "right");
   let points = 0;
-  names.forEach((k, i) => {
+  names.forEach((k) => {
     const [xs, ys] = store.series[k];
-    const Y = k.toLowerCase().includes("loss") ? yl : yr;
+    const Y = styles[k].axis === "loss" ? yl : yr;
     if (!Y) return;
     points += xs.length;
-    ctx.strokeStyle = ctx.fillStyle = MSLAB_LP_COLORS[i % MSLAB_LP_COLORS.length];
+    ctx.strokeStyle = ctx.fillStyle = styles[k].color;
     ctx.lineWidth = 1.6;
     ctx.setLineDash(Y === yl ? [] : [5, 3]);
     ctx.beginPath();
@@ -124,7 +126,7 @@ function mslabLpDraw(canvas, model, store) {
   ctx.textAlign = "left";
   names.forEach((k, i) => {
     const y = T + 12 + i * 16, x = L + pw - 110;
-    ctx.fillStyle = MSLAB_LP_COLORS[i % MSLAB_LP_COLORS.length];
+    ctx.fillStyle = styles[k].color;
     ctx.fillRect(x, y - 2, 18, 3);
     ctx.fillStyle = "#1f2937";
     ctx.fillText(k, x + 24, y);
@@ -178,8 +180,10 @@ export default {
     store.listeners.add(schedule);
     model.on("change:finished", schedule);
     model.on("change:title", schedule);
+    model.on("change:styles", schedule);
     draw();
     if (!Object.keys(store.series).length) { model.send({ type: "hello" }); }
-    return () => { store.listeners.delete(schedule); model.off("change:finished", schedule); model.off("change:title", schedule); };
+    return () => { store.listeners.delete(schedule); model.off("change:finished", schedule); model.off("change:title", schedule);
+      model.off("change:styles", schedule); };
   },
 };

@@ -44,7 +44,8 @@ def to_svg(graph, **options):
 
 
 def loss_figure(*args, **kwargs):
-    """A matplotlib Figure of loss/metric curves (see ``mslab.lab.viz.loss_curve``; imports matplotlib)."""
+    """A matplotlib Figure of loss and metric curves ``{name: (steps, values)}`` (see ``mslab.lab.viz.loss_curve``;
+    imports matplotlib)."""
     from mslab.lab.viz.loss_curve import loss_figure as f
     return f(*args, **kwargs)
 

@@ -11,10 +11,12 @@
 
 The browser draws the curves (widgets/loss_plot.js, on a canvas): Python only streams the new points, at
 most every ``min_interval`` seconds (20 times a second by default), as small custom messages, so a step
-costs a list append and, now and then, one message. Series whose name contains "loss" use the left axis,
-the others (accuracy, an eval metric per epoch) the right one. ``finish()`` stores every point in the
-widget's state and replaces the output's static form by the final curve as SVG (drawn by matplotlib after
-the cell has run), which is what nbconvert HTML and a notebook saved without widget state show.
+costs a list append and, now and then, one message. Which axis and colour a series gets is decided here,
+by ``mslab.lab.viz.loss_curve.series_style`` (a name containing "loss": the left axis; accuracy, an eval metric
+per epoch: the right one), and sent in the ``styles`` trait: the browser draws what it is told. ``finish()``
+stores every point in the widget's state and replaces the output's static form by the final curve as SVG (drawn by matplotlib after
+the cell has run, by the same ``loss_figure`` as ``mslab.lab.viz``), which is what nbconvert HTML and a
+notebook saved without widget state show.
 """
 import time
 import uuid
@@ -24,11 +26,9 @@ import numpy as np
 import traitlets as t
 
 from mslab.core.tensor import Tensor
-from mslab.lab.viz.loss_curve import figure_svg
-from mslab.lab.widgets import _assets
+from mslab.lab.viz.loss_curve import figure_png, figure_svg, loss_figure, series_style
+from mslab.lab.widgets._assets import CSS, FRONTEND
 from mslab.train.callback import Callback
-
-COLORS = ("#1d4ed8", "#dc2626", "#15803d", "#7c3aed", "#b45309", "#0891b2")
 
 
 def _scalar(x):
@@ -39,48 +39,6 @@ def _scalar(x):
     return float(np.asarray(x).reshape(-1)[0])
 
 
-def is_loss(name):
-    """Series drawn against the left (loss) axis; every other series gets the right (metric) axis."""
-    return "loss" in name.lower()
-
-
-def loss_figure(series, title="training", logy=False, size=(6.0, 3.2)):
-    """A matplotlib Figure of the curves ``{name: (steps, values)}``: losses left, metrics on a right axis."""
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=size, dpi=96)
-    ax = fig.add_subplot(1, 1, 1)
-    ax2 = None
-    handles = []
-    for i, (name, (xs, ys)) in enumerate(series.items()):
-        if is_loss(name):
-            target = ax
-        else:
-            ax2 = ax2 or ax.twinx()
-            target = ax2
-        style = {} if is_loss(name) else {"linestyle": "--", "marker": "o", "markersize": 3}
-        handles += target.plot(xs, ys, color=COLORS[i % len(COLORS)], label=name, linewidth=1.4, **style)
-    ax.set_xlabel("step")
-    ax.set_ylabel("loss")
-    if ax2 is not None:
-        ax2.set_ylabel("metric")
-    ax.set_title(title, fontsize=10)
-    if logy and all(min(ys) > 0 for name, (_, ys) in series.items() if ys and is_loss(name)):
-        ax.set_yscale("log")
-    ax.grid(True, alpha=0.3)
-    if handles:
-        ax.legend(handles, [h.get_label() for h in handles], loc="upper right", fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def figure_png(series, title="training", logy=False):
-    """PNG bytes of the curves (deterministic: no timestamps in the metadata)."""
-    import io
-    buf = io.BytesIO()
-    loss_figure(series, title, logy).savefig(buf, format="png", metadata={"Software": None})
-    return buf.getvalue()
-
-
 class LossPlot(anywidget.AnyWidget, Callback):
     """``LossPlot(title="training", min_interval=0.05, logy=False)``: curves that grow while training runs.
 
@@ -88,11 +46,12 @@ class LossPlot(anywidget.AnyWidget, Callback):
     The browser redraws once per batch that arrives (at most once per animation frame).
     """
 
-    _esm = _assets.esm("loss_plot.js")
-    _css = _assets.css()
+    _esm = FRONTEND / "loss_plot.js"
+    _css = CSS
     title = t.Unicode("training").tag(sync=True)
     logy = t.Bool(False).tag(sync=True)
     data = t.Dict().tag(sync=True)  # {name: [steps, values]}: every point, stored at finish() (and on request)
+    styles = t.Dict().tag(sync=True)  # {name: {axis: "loss" | "metric", color}}: loss_curve.series_style
     finished = t.Bool(False).tag(sync=True)
     uid = t.Unicode("").tag(sync=True)  # the front-end keeps the streamed points per uid (set before the model opens)
 
@@ -112,6 +71,10 @@ class LossPlot(anywidget.AnyWidget, Callback):
     def update(self, step, **values):
         """Add one point per named value at ``step``; stream the new points if ``min_interval`` has passed."""
         x = int(step) if float(step).is_integer() else float(step)
+        new = [name for name in values if name not in self.series]
+        if new:  # a new series' style reaches the browser before its first points
+            self.styles = {**self.styles, **{name: series_style(name, len(self.series) + i)
+                                             for i, name in enumerate(new)}}
         for name, v in values.items():
             y = _scalar(v)
             for store in (self.series, self._pending):
@@ -177,7 +140,7 @@ class LossPlot(anywidget.AnyWidget, Callback):
 
     # ---- display -----------------------------------------------------------------------------
     def png(self):
-        return figure_png(self.series, self.title, self.logy)
+        return figure_png(loss_figure(self.series, self.title, self.logy))
 
     def svg(self):
         """The curves as SVG text, the same every run (what the static output shows)."""
