@@ -1,5 +1,5 @@
-"""What the graph-drawing widgets share: a GraphPane (one picture with its node index and values) and the
-SVG annotations the front-end and browser tests rely on.
+"""What a graph pane draws: a GraphDrawing (one picture with its node index, options and values) and the
+SVG annotations the front-end (widgets/graph_view.js) and browser tests rely on.
 
 Every node group in the SVG carries ``data-mslab-node="<view key>"`` (an IR name such as ``%12``,
 ``param:fc1.weight``, or ``box:<scope>`` for a collapsed Cell call) and ``data-mslab-kind``; every
@@ -54,7 +54,7 @@ def annotate(svg, kinds, highlighted=(), current=""):
     return _CLUSTER_G.sub(cluster, svg)
 
 
-class GraphPane:
+class GraphDrawing:
     """One drawable graph with the options a widget changes (collapse depth, highlight) and its values."""
 
     def __init__(self, graph, phases=None, collapse_depth="auto", title=None, grad_edges=False, rankdir=None):
@@ -310,102 +310,3 @@ class GraphPane:
 
     def static_html(self, highlighted=(), current=""):
         return f'<div class="mslab-static"><style>{STATIC_CSS}</style>{self.svg(highlighted, current)}</div>'
-
-
-class GraphHost:
-    """Mixin for anywidget classes that show GraphPanes: traits named ``<prefix>svg``, ``<prefix>highlighted``,
-    ... per pane, and one message handler for clicks, expand/collapse and depth changes."""
-
-    _panes = None
-
-    def _init_host(self, panes):
-        self._panes = panes  # prefix -> GraphPane
-        self._hl = {p: [] for p in panes}  # what to outline, as given (names, Nodes): re-keyed after each redraw
-        self._current_names = {p: [] for p in panes}
-        for prefix in panes:
-            self._redraw(prefix)
-        self.on_msg(self._on_msg)
-
-    def _redraw(self, prefix):
-        pane = self._panes[prefix]
-        setattr(self, prefix + "depth_options", pane.depth_options)
-        setattr(self, prefix + "collapse_depth", pane.depth_text)
-        setattr(self, prefix + "graph_title", pane.title)
-        setattr(self, prefix + "rankdir", pane.rankdir)
-        self._apply_highlight(prefix)
-        hl, cur = getattr(self, prefix + "highlighted"), getattr(self, prefix + "current")
-        setattr(self, prefix + "svg", pane.svg(hl, cur))
-        setattr(self, prefix + "notice", pane.notice)
-        setattr(self, prefix + "collapse_depth", pane.depth_text)  # the fallback may have folded coarser
-
-    def _apply_highlight(self, prefix):
-        pane = self._panes[prefix]
-        setattr(self, prefix + "highlighted", pane.keys_for(self._hl[prefix]))
-        cur = self._current_names[prefix]
-        found = pane.keys_for(cur) if cur else []
-        setattr(self, prefix + "current", found[0] if found else "")
-
-    def _set_highlight(self, prefix, names, current=()):
-        self._hl[prefix] = list(names)
-        self._current_names[prefix] = list(current)
-        self._apply_highlight(prefix)
-
-    def _on_msg(self, _widget, content, _buffers=None):
-        self.handle_message(content)
-
-    def handle_message(self, content):
-        """Act on one front-end message (tests call this directly to simulate the browser)."""
-        kind = content.get("type")
-        prefix = content.get("pane", "")
-        pane = self._panes.get(prefix) if self._panes else None
-        if pane is None:
-            return self._handle_other(content)
-        key = content.get("key", "")
-        if kind == "click":
-            setattr(self, prefix + "selected", key)
-            setattr(self, prefix + "inspector", pane.inspect(key))
-        elif kind == "cluster":
-            setattr(self, prefix + "selected", "")
-            setattr(self, prefix + "inspector", pane.inspect_cluster(key))
-        elif kind == "expand":
-            # A click on a collapsed box: open just that Cell, and show it (now a frame) in the inspector.
-            if pane.expand(key):
-                self._redraw(prefix)
-                setattr(self, prefix + "selected", "")
-                setattr(self, prefix + "inspector", pane.inspect_cluster(keys.frame_of(key)))
-            else:
-                setattr(self, prefix + "selected", key)
-                setattr(self, prefix + "inspector", pane.inspect(key))
-        elif kind == "collapse":
-            # A click on a Cell's frame: fold just that Cell into a box, and show the box.
-            if pane.collapse(key):
-                self._redraw(prefix)
-                box = keys.box_key(keys.frame_of(key))
-                shown = any(vn.key == box for vn in pane.view.nodes)
-                setattr(self, prefix + "selected", box if shown else "")
-                setattr(self, prefix + "inspector", pane.inspect(box) if shown else {})
-            else:  # a frame that is no Cell call (the backward frame): just describe it
-                setattr(self, prefix + "selected", "")
-                setattr(self, prefix + "inspector", pane.inspect_cluster(key))
-        elif kind == "depth":
-            pane.set_depth(content.get("value", "auto"))
-            self._redraw(prefix)
-            self._refresh_inspector(prefix)
-        elif kind == "rankdir":
-            pane.set_rankdir(content.get("value", "TB"))
-            self._redraw(prefix)
-        else:
-            return self._handle_other(content)
-        return None
-
-    def _handle_other(self, content):
-        return None
-
-    def _refresh_inspector(self, prefix=""):
-        """Show the selected node again (new values, or a redraw); a node the new picture lacks is unselected."""
-        sel, pane = getattr(self, prefix + "selected"), self._panes[prefix]
-        if sel and not any(vn.key == sel for vn in pane.view.nodes):
-            setattr(self, prefix + "selected", "")
-            setattr(self, prefix + "inspector", {})
-        elif sel:
-            setattr(self, prefix + "inspector", pane.inspect(sel))

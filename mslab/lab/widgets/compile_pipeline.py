@@ -14,7 +14,8 @@ The stages are the ones a GRAPH-mode call really goes through (mslab/runtime/com
    the nodes whose inputs are all known at compile time once (folding), e.g. the ``sens`` of 1.0;
 5. **schedule**: the renumbered graph as the executor runs it, one line of generated Python per node.
 
-Each picture outlines in orange the nodes the next pass removes, merges or folds. The passes are replayed
+Each picture is a GraphView (a child widget, ``cp.panes[i]``; pan, zoom and click as anywhere else) and
+outlines in orange the nodes the next pass removes, merges or folds. The passes are replayed
 from ``mslab.ir.passes.PIPELINE`` (what ``optimize`` runs) on fresh traces: tracing is deterministic,
 so node names match across stages.
 """
@@ -25,11 +26,13 @@ import traitlets as t
 
 from mslab.core.tensor import Tensor
 from mslab.ir.passes import PIPELINE
-from mslab.lab.widgets import _assets
-from mslab.lab.widgets._graph import STATIC_CSS, GraphPane
+from mslab.lab.widgets._assets import CSS, FRONTEND
+from mslab.lab.widgets._graph import STATIC_CSS
+from mslab.lab.widgets.graph_view import GraphView
 from mslab.runtime.compiled import trace
 from mslab.runtime.executor import Executor
 
+_to_json = anywidget.WidgetTrait().metadata["to_json"]  # a child widget as the reference its front-end reads
 PASS_TITLES = {"cse": "after CSE", "dce": "after DCE and folding"}
 
 
@@ -38,14 +41,13 @@ def _names(graph):
 
 
 def _stage(key, title, graph, count, note, highlight=(), phases=None, code=""):
-    pane = GraphPane(graph, phases=phases, collapse_depth=None, title=f"{graph.name}: {title}")
     return {"key": key, "title": title, "count": count, "note": note, "code": code,
-            "highlighted": list(highlight), "svg": pane.svg(pane.keys_for(highlight))}
+            "highlighted": list(highlight), "graph": graph, "phases": phases}
 
 
 def pipeline_stages(fn, *inputs):
     """The stages of compiling ``fn(*inputs)``: dicts with key, title, node count, note, highlighted IR names,
-    annotated SVG and (last stage) the generated code."""
+    the graph (and the phases to draw) and (last stage) the generated code."""
     name = getattr(fn, "__name__", None) or type(fn).__name__
     raw = trace(fn, *inputs, name=name, optimize_graph=False)
     forward = [n for n in raw.nodes if n.phase == "forward"]
@@ -88,12 +90,20 @@ def pipeline_stages(fn, *inputs):
     return stages
 
 
+def _pane(stage):
+    """The GraphView of one stage: every Cell open, the nodes the next pass changes outlined."""
+    graph = stage["graph"]
+    return GraphView(graph, phases=stage["phases"], collapse_depth=None,
+                     title=f"{graph.name}: {stage['title']}").highlight(stage["highlighted"])
+
+
 class CompilePipeline(anywidget.AnyWidget):
     """``CompilePipeline(fn, *inputs)``: the graph after each compilation stage, with a stage selector."""
 
-    _esm = _assets.esm("graph_core.js", "compile_pipeline.js")
-    _css = _assets.css()
-    stages = t.List(t.Dict()).tag(sync=True)
+    _esm = FRONTEND / "compile_pipeline.js"
+    _css = CSS
+    stages = t.List(t.Dict()).tag(sync=True)  # key, title, count, note, code, highlighted: one per stage
+    panes = t.List().tag(sync=True, to_json=lambda panes, _owner: [_to_json(p, None) for p in panes])
     index = t.Int(0).tag(sync=True)
     graph_name = t.Unicode("").tag(sync=True)
 
@@ -105,7 +115,9 @@ class CompilePipeline(anywidget.AnyWidget):
         if bad:
             raise TypeError(f"CompilePipeline: inputs must be mslab Tensors (or Python constants), got {bad}")
         self.graph_name = getattr(fn, "__name__", None) or type(fn).__name__
-        self.stages = pipeline_stages(fn, *inputs)
+        stages = pipeline_stages(fn, *inputs)
+        self.panes = [_pane(s) for s in stages]  # the GraphView of each stage's picture, in order
+        self.stages = [{k: v for k, v in s.items() if k not in ("graph", "phases")} for s in stages]
         self.show(stage)
 
     @property
@@ -135,7 +147,7 @@ class CompilePipeline(anywidget.AnyWidget):
         last = self.stages[-1]
         return (f'<div class="mslab-static"><style>{STATIC_CSS}</style>'
                 f"<p><b>Compiling {escape(self.graph_name)}</b>: nodes after each stage</p>{self.counts_html()}"
-                f"<p>{escape(last['title'])}:</p>{last['svg']}</div>")
+                f"<p>{escape(last['title'])}:</p>{self.panes[-1].drawing.svg(self.panes[-1].highlighted)}</div>")
 
     def static(self):
         from IPython.display import HTML

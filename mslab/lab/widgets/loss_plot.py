@@ -14,9 +14,9 @@ most every ``min_interval`` seconds (20 times a second by default), as small cus
 costs a list append and, now and then, one message. Which axis and colour a series gets is decided here,
 by ``mslab.lab.viz.loss_curve.series_style`` (a name containing "loss": the left axis; accuracy, an eval metric
 per epoch: the right one), and sent in the ``styles`` trait: the browser draws what it is told. ``finish()``
-stores every point in the widget's state and replaces the output's static form by the final curve as SVG (drawn by matplotlib after
-the cell has run, by the same ``loss_figure`` as ``mslab.lab.viz``), which is what nbconvert HTML and a
-notebook saved without widget state show.
+stores every point in the widget's state and replaces the output's static form by the final curve as SVG
+(drawn by matplotlib after the cell has run, by the same ``loss_figure`` as ``mslab.lab.viz``), which is what
+nbconvert HTML and a notebook saved without widget state show.
 """
 import time
 import uuid

@@ -11,6 +11,9 @@ optimizer stage runs), PYNATIVE mode walks the tape recorded around one real cal
 shows: the stage's nodes highlighted in the combined graph, a plain-words explanation, and the values
 (loss, sens, each weight's gradient, each weight before and after, and the change).
 
+The graph is a GraphView, a child widget (``st.pane``) that this widget drives (``highlight``, values);
+widgets/step_through.js draws the controls and the values panel around it.
+
 Control flow on tensors (GRAPH mode): once an If has run, the branch it took is highlighted (its frame
 and the nodes inside it) and the values panel says "took then"; a While says how many iterations it ran.
 """
@@ -22,20 +25,20 @@ import traitlets as t
 from mslab.core import context
 from mslab.lab.stages import EMPTY, OPTIMIZER_S, optimizer_text
 from mslab.lab.stepping import TrainStepSession
-from mslab.lab.widgets import _assets, _values
-from mslab.lab.widgets._graph import GraphHost, GraphPane
-from mslab.lab.widgets.graph_view import graph_traits
+from mslab.lab.widgets import _values
+from mslab.lab.widgets._assets import CSS, FRONTEND
+from mslab.lab.widgets.graph_view import GraphView
 
 ACTIONS = ("next-stage", "previous", "run-to-end", "next-node", "previous-node", "reset")
 PARAM_FIELDS = ("gradient", "before", "after", "delta")  # the columns of the parameters table, in order
 
 
-class StepThrough(GraphHost, anywidget.AnyWidget):
+class StepThrough(anywidget.AnyWidget):
     """``StepThrough(train_cell, *inputs, mode=None, collapse_depth="auto")``: walk one training step."""
 
-    _esm = _assets.esm("graph_core.js", "step_through.js")
-    _css = _assets.css()
-    locals().update(graph_traits(""))
+    _esm = FRONTEND / "step_through.js"
+    _css = CSS
+    pane = anywidget.WidgetTrait().tag(sync=True)  # the GraphView of the step's graph
     stages = t.List(t.Dict()).tag(sync=True)
     stage_index = t.Int(-1).tag(sync=True)
     position = t.Int(0).tag(sync=True)
@@ -45,14 +48,13 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
     values = t.Dict().tag(sync=True)
 
     def __init__(self, train_cell, *inputs, mode=None, collapse_depth="auto", **kwargs):
-        super().__init__(**kwargs)
-        self.session = TrainStepSession(train_cell, *inputs, mode=mode)
-        self.mode = "GRAPH" if self.session.mode == context.GRAPH_MODE else "PYNATIVE"
-        title = f"{type(train_cell).__name__} ({self.mode} mode)"
-        self.pane = GraphPane(self.session.graph, collapse_depth=collapse_depth, title=title)
-        self.pane.values = self.session
-        self.total = len(self.session.order)
-        self._init_host({"": self.pane})
+        session = TrainStepSession(train_cell, *inputs, mode=mode)
+        mode = "GRAPH" if session.mode == context.GRAPH_MODE else "PYNATIVE"
+        pane = GraphView(session.graph, collapse_depth=collapse_depth, values=session,
+                         title=f"{type(train_cell).__name__} ({mode} mode)")
+        super().__init__(pane=pane, mode=mode, total=len(session.order), **kwargs)
+        self.session = session
+        self.on_msg(lambda _widget, content, _buffers=None: self.handle_message(content))
         self._sync()
 
     # ---- commands --------------------------------------------------------------------------------
@@ -89,7 +91,8 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
         self._sync()
         return self
 
-    def _handle_other(self, content):
+    def handle_message(self, content):
+        """Act on one message of the controls: a step button or a stage chip (the pane handles its own)."""
         kind = content.get("type")
         if kind == "step" and content.get("action") in ACTIONS:
             getattr(self, content["action"].replace("-", "_"))()
@@ -115,9 +118,9 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
                                                       "" if st.nodes else EMPTY.get(st.name, "(no nodes)")]))
         stage_nodes = s.stages[k].nodes if k >= 0 else []
         cur = s.current_node
-        self._set_highlight("", stage_nodes + self._branches_run(stage_nodes), [cur] if cur is not None else [])
+        self.pane.highlight(stage_nodes + self._branches_run(stage_nodes), [cur] if cur is not None else [])
         self.values = self._values()
-        self._refresh_inspector("")
+        self.pane.refresh_inspector()
 
     def _branches_run(self, nodes):
         """What to outline for the control-flow nodes among ``nodes`` that ran: the frame of the branch (or loop
@@ -126,13 +129,14 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
         out, todo = [], [n for n in nodes if n in runs]
         while todo:
             run = runs[todo.pop()]
-            out += [self.pane.branch_frame(run.node, run.branch), *run.inner]
+            out += [self.pane.drawing.branch_frame(run.node, run.branch), *run.inner]
             todo += [m for m in run.inner if m in runs]
         return out
 
     def _control(self):
         """One row per control-flow node that has run: which branch, how many iterations."""
-        return [{"key": self.pane.keys_for([n])[0] if self.pane.keys_for([n]) else n.out.name, "op": n.op,
+        keys_for = self.pane.drawing.keys_for
+        return [{"key": keys_for([n])[0] if keys_for([n]) else n.out.name, "op": n.op,
                  "source": n.source, "branch": r.branch, "iterations": r.iterations, "text": r.summary()}
                 for n, r in self.session.control.runs.items()]
 
@@ -177,7 +181,7 @@ class StepThrough(GraphHost, anywidget.AnyWidget):
         head += "".join(f'<p data-mslab-control="{escape(c["key"], quote=True)}">{escape(c["op"])} {escape(c["key"])}: '
                         f'{escape(c["text"])}</p>' for c in self._control())
         return (f'<div class="mslab-static">{head}{table}'
-                f'{self.pane.static_html(self.highlighted, self.current)}</div>')
+                f'{self.pane.static_html()}</div>')
 
     def static(self):
         from IPython.display import HTML
