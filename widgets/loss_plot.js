@@ -9,16 +9,16 @@
 // "loss-status" holds the last values.
 // Keyed by the widget's id (the `uid` trait): anywidget hands initialize and each render its own proxy
 // object of the model, so the proxy cannot be the key.
-const mslabLpStores = new Map();
+const stores = new Map();
 
-function mslabLpStore(model) {
+function storeOf(model) {
   const id = model.get("uid");
-  let s = mslabLpStores.get(id);
-  if (!s) { s = { series: {}, listeners: new Set(), frames: 0, first: 0, last: 0 }; mslabLpStores.set(id, s); }
+  let s = stores.get(id);
+  if (!s) { s = { series: {}, listeners: new Set(), frames: 0, first: 0, last: 0 }; stores.set(id, s); }
   return s;
 }
 
-function mslabLpAppend(store, series) {
+function appendPoints(store, series) {
   for (const [name, [xs, ys]] of Object.entries(series)) {
     const cur = store.series[name] || (store.series[name] = [[], []]);
     for (let i = 0; i < xs.length; i++) { cur[0].push(xs[i]); cur[1].push(ys[i]); }
@@ -26,7 +26,7 @@ function mslabLpAppend(store, series) {
   store.listeners.forEach((f) => f());
 }
 
-function mslabLpReplace(store, data) {
+function replacePoints(store, data) {
   const n = (d) => Object.values(d).reduce((a, [xs]) => a + xs.length, 0);
   if (n(data) < n(store.series)) return;  // an older snapshot than what streamed in
   store.series = {};
@@ -35,7 +35,7 @@ function mslabLpReplace(store, data) {
 }
 
 // Round tick positions covering [lo, hi]: steps of 1, 2 or 5 times a power of ten.
-function mslabLpTicks(lo, hi, n) {
+function ticks(lo, hi, n) {
   const raw = (hi - lo) / Math.max(1, n);
   const p = Math.pow(10, Math.floor(Math.log10(raw || 1)));
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || 10 * p;
@@ -44,13 +44,13 @@ function mslabLpTicks(lo, hi, n) {
   return out;
 }
 
-function mslabLpFmt(v) {
+function fmt(v) {
   const a = Math.abs(v);
   if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(1);
   return String(+v.toPrecision(4));
 }
 
-function mslabLpRange(list, logy) {
+function valueRange(list, logy) {
   let lo = Infinity, hi = -Infinity;
   for (const [, ys] of list) for (const y of ys) {
     if (!Number.isFinite(y) || (logy && y <= 0)) continue;
@@ -63,7 +63,7 @@ function mslabLpRange(list, logy) {
   return [lo - pad, hi + pad];
 }
 
-function mslabLpDraw(canvas, model, store) {
+function drawChart(canvas, model, store) {
   const W = canvas.clientWidth || 600, H = canvas.clientHeight || 300, dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(W * dpr)) { canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr); }
   const ctx = canvas.getContext("2d");
@@ -87,21 +87,21 @@ function mslabLpDraw(canvas, model, store) {
   ctx.strokeStyle = "#94a3b8"; ctx.lineWidth = 1; ctx.strokeRect(L, T, pw, ph);
   ctx.fillStyle = "#475569";
   ctx.textBaseline = "top";
-  for (const x of mslabLpTicks(xmin, xmax, 6)) {
+  for (const x of ticks(xmin, xmax, 6)) {
     ctx.strokeStyle = "#e2e8f0"; ctx.beginPath(); ctx.moveTo(X(x), T); ctx.lineTo(X(x), T + ph); ctx.stroke();
-    ctx.fillText(mslabLpFmt(x), X(x), T + ph + 4);
+    ctx.fillText(fmt(x), X(x), T + ph + 4);
   }
   ctx.fillText("step", L + pw / 2, T + ph + 20);
   ctx.textBaseline = "middle";
   const logy = model.get("logy");
   const axis = (list, side) => {
-    const r = mslabLpRange(list, logy && side === "left");
+    const r = valueRange(list, logy && side === "left");
     if (!r) return null;
     const Y = (y) => T + ph - ((y - r[0]) / (r[1] - r[0])) * ph;
     ctx.textAlign = side === "left" ? "right" : "left";
-    for (const v of mslabLpTicks(r[0], r[1], 5)) {
+    for (const v of ticks(r[0], r[1], 5)) {
       if (side === "left") { ctx.strokeStyle = "#e2e8f0"; ctx.beginPath(); ctx.moveTo(L, Y(v)); ctx.lineTo(L + pw, Y(v)); ctx.stroke(); }
-      const label = logy && side === "left" ? mslabLpFmt(Math.pow(10, v)) : mslabLpFmt(v);
+      const label = logy && side === "left" ? fmt(Math.pow(10, v)) : fmt(v);
       ctx.fillText(label, side === "left" ? L - 5 : L + pw + 5, Y(v));
     }
     return logy && side === "left" ? (y) => Y(Math.log10(y)) : Y;
@@ -136,19 +136,19 @@ function mslabLpDraw(canvas, model, store) {
 
 export default {
   initialize({ model }) {
-    const store = mslabLpStore(model);
-    const onMsg = (msg) => { if (msg && msg.type === "points") mslabLpAppend(store, msg.series); };
+    const store = storeOf(model);
+    const onMsg = (msg) => { if (msg && msg.type === "points") appendPoints(store, msg.series); };
     model.on("msg:custom", onMsg);
-    const onData = () => mslabLpReplace(store, model.get("data") || {});
+    const onData = () => replacePoints(store, model.get("data") || {});
     model.on("change:data", onData);
     onData();
     return () => {
-      model.off("msg:custom", onMsg); model.off("change:data", onData); mslabLpStores.delete(model.get("uid"));
+      model.off("msg:custom", onMsg); model.off("change:data", onData); stores.delete(model.get("uid"));
     };
   },
   render({ model, el }) {
     el.classList.add("mslab-widget", "mslab-loss-plot");
-    const store = mslabLpStore(model);
+    const store = storeOf(model);
     const canvas = document.createElement("canvas");
     canvas.className = "mslab-lp-canvas";
     canvas.setAttribute("data-mslab-role", "loss-canvas");
@@ -159,7 +159,7 @@ export default {
     let pending = false;
     const draw = () => {
       pending = false;
-      const points = mslabLpDraw(canvas, model, store);
+      const points = drawChart(canvas, model, store);
       // Frames are counted per model (every view of it), so a view re-rendered when the output's static
       // form is replaced after the cell keeps the count of the frames drawn while training ran.
       if (points) {  // frames with curves in them (not the empty "waiting" picture)
@@ -171,7 +171,7 @@ export default {
       canvas.setAttribute("data-mslab-span-ms", String(Math.round(store.last - store.first)));
       canvas.setAttribute("data-mslab-points", String(points));
       const names = Object.keys(store.series);
-      const parts = names.map((k) => { const ys = store.series[k][1]; return `${k} = ${mslabLpFmt(ys[ys.length - 1])}`; });
+      const parts = names.map((k) => { const ys = store.series[k][1]; return `${k} = ${fmt(ys[ys.length - 1])}`; });
       const steps = Math.max(0, ...names.map((k) => { const xs = store.series[k][0]; return xs[xs.length - 1]; }));
       status.textContent = names.length ? `step ${steps}: ${parts.join(", ")}${model.get("finished") ? " (finished)" : ""}`
         : "waiting for the first step";

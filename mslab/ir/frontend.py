@@ -54,7 +54,10 @@ def is_user_function(fn):
     return not filename.startswith(_MSLAB_DIR) and not filename.startswith(_LIBRARY_DIRS)
 
 
-_converted_code = {}  # original code object -> converted code object, or None (nothing to convert / no source)
+# (file, original code object) -> converted code object, or None (nothing to convert / no source). The file is
+# part of the key because code objects compare equal without it: the same method on the same line of two files
+# would share one conversion, and its nodes would name the other file as their source.
+_converted_code = {}
 
 
 def convert(fn, helpers):
@@ -69,9 +72,10 @@ def convert(fn, helpers):
     if not is_user_function(fn):
         return fn  # a lambda, or mslab's or a library's own code: it runs as Python
     code = fn.__code__
-    if code not in _converted_code:
-        _converted_code[code] = _convert_code(fn)
-    new_code = _converted_code[code]
+    key = (code.co_filename, code)
+    if key not in _converted_code:
+        _converted_code[key] = _convert_code(fn)
+    new_code = _converted_code[key]
     if new_code is None:
         return fn
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))

@@ -11,7 +11,18 @@ import pytest
 import mslab as ms
 from mslab import context, nn
 from mslab.lab.values import NO_VALUES, ValueSource
-from mslab.lab.widgets import ComparePanel, GraphView, LossPlot, StepThrough, TapeView, _assets, _graph, compare_panel
+from mslab.lab.viz.loss_curve import COLORS, loss_figure
+from mslab.lab.widgets import (
+    ComparePanel,
+    CompilePipeline,
+    GraphView,
+    LossPlot,
+    StepThrough,
+    TapeView,
+    _assets,
+    _graph,
+    compare_panel,
+)
 from mslab.lab.widgets.step_through import ACTIONS
 from mslab.viz import have_dot
 
@@ -50,12 +61,18 @@ def test_import_mslab_does_not_import_widgets():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_frontend_files_found():
+def test_each_widget_loads_one_self_contained_module_file():
+    """anywidget gets each ``_esm`` as a file (hot reload with ANYWIDGET_HMR=1): one ES module per widget."""
     d = _assets.frontend_dir()
-    for name in ("graph_core.js", "graph_view.js", "step_through.js", "tape_view.js", "loss_plot.js",
-                 "compile_pipeline.js", "mslab.css"):
-        assert (d / name).is_file()
-    assert "export default" in GraphView._esm and "function mountGraph" in GraphView._esm
+    widgets = {GraphView: "graph_view.js", StepThrough: "step_through.js", TapeView: "tape_view.js",
+               LossPlot: "loss_plot.js", CompilePipeline: "compile_pipeline.js"}
+    for cls, name in widgets.items():
+        esm = str(cls.__dict__["_esm"])  # anywidget made the Path a FileContents (watched under ANYWIDGET_HMR=1)
+        assert (d / name).is_file() and esm == (d / name).read_text(encoding="utf-8"), cls.__name__
+        assert esm.startswith(f"// {name}") and esm.count("export default") == 1
+        assert "mslab" not in " ".join(re.findall(r"^(?:function|const|class) (\w+)", esm, re.M)).lower()
+    assert (d / "mslab.css").is_file() and not (d / "graph_core.js").exists()
+    assert "function mountGraph" in str(GraphView.__dict__["_esm"])
 
 
 def test_graph_view_click_expand_highlight():
@@ -76,7 +93,7 @@ def test_graph_view_click_expand_highlight():
     assert fields["op"] == "MatMul" and fields["transpose_b"] == "True" and fields["shape"] == "[5, 4]"
     # the source is the learner's line that called the Dense, not Dense's own code
     assert fields["Cell scope"] == "network/_backbone/fc1"
-    assert fields["source"] == "test_widgets.py:29  return self.fc2(self.relu(self.fc1(x)))"
+    assert fields["source"] == "test_widgets.py:31  return self.fc2(self.relu(self.fc1(x)))"
     assert "value" not in v.inspector  # nothing has run
     v.highlight(["%0", "%1"])
     assert v.highlighted == ["%0", "%1"]
@@ -121,7 +138,7 @@ def test_graph_view_per_cell_expand_and_collapse():
     assert v.inspector["key"] == "backward" and not v.inspector["collapsible"] and node_keys(v.svg) == before
     v.expand("box:network/_backbone/fc1")
     v.set_collapse_depth(None)
-    assert v.pane.expanded == set() and "%0" in node_keys(v.svg)
+    assert v.drawing.expanded == set() and "%0" in node_keys(v.svg)
     v.collapse("network/_backbone/fc2")
     assert "box:network/_backbone/fc2" in node_keys(v.svg) and "%0" in node_keys(v.svg)
 
@@ -132,22 +149,23 @@ def test_step_through_highlight_follows_expand_and_collapse():
     st = StepThrough(make(), x, y)
     st.next_stage()
     fwd = {n.out.name for n in st.session.stages[0].nodes}
-    assert "box:network/_backbone/fc1" in st.highlighted
-    st.handle_message({"type": "expand", "key": "box:network/_backbone/fc1"})
+    pane = st.pane  # the GraphView child: clicks on the graph go to it
+    assert "box:network/_backbone/fc1" in pane.highlighted
+    pane.handle_message({"type": "expand", "key": "box:network/_backbone/fc1"})
     fc1 = [n.out.name for n in st.session.graph.nodes if n.scope == "network/_backbone/fc1" and n.phase == "forward"]
-    assert set(fc1) <= set(st.highlighted) and "box:network/_backbone/fc1" not in st.highlighted
-    assert all(k.startswith("box:") or k in fwd for k in st.highlighted)
-    assert all(f'class="node mslab-highlight" data-mslab-node="{k}"' in st.svg for k in fc1)
+    assert set(fc1) <= set(pane.highlighted) and "box:network/_backbone/fc1" not in pane.highlighted
+    assert all(k.startswith("box:") or k in fwd for k in pane.highlighted)
+    assert all(f'class="node mslab-highlight" data-mslab-node="{k}"' in pane.svg for k in fc1)
     st.next_node()  # the stepping cursor lands on a node or on the box that holds it
     cur = st.session.current_node
-    assert st.current in st.pane.keys_for([cur])
-    st.handle_message({"type": "collapse", "key": "network/_backbone/fc1"})
-    shown = set(node_keys(st.svg))
-    assert not set(fc1) & shown and set(st.highlighted) <= shown and st.current in shown | {""}
-    assert st.current in st.pane.keys_for([cur])
+    assert pane.current in pane.drawing.keys_for([cur])
+    pane.handle_message({"type": "collapse", "key": "network/_backbone/fc1"})
+    shown = set(node_keys(pane.svg))
+    assert not set(fc1) & shown and set(pane.highlighted) <= shown and pane.current in shown | {""}
+    assert pane.current in pane.drawing.keys_for([cur])
     st.reset()
     st.next_stage()
-    assert "box:network/_backbone/fc1" in st.highlighted and not set(fc1) & set(st.highlighted)
+    assert "box:network/_backbone/fc1" in pane.highlighted and not set(fc1) & set(pane.highlighted)
 
 
 def test_graph_view_values_after_run():
@@ -169,9 +187,9 @@ def test_every_value_source_declares_the_protocol():
     st = StepThrough(make(), x, y)
     tv = TapeView(make().network, x, y)
     gv = GraphView(ms.trace(Net(), x)).run(x)
-    for pane in (st.pane, tv.tape_pane, tv.graph_pane, gv.pane):
-        assert isinstance(pane.values, ValueSource)
-    assert tv.graph_pane.values is NO_VALUES and NO_VALUES.gradient(tv.graph_pane.graph.inputs[0]) is None
+    for pane in (st.pane, tv.tape, tv.backward, gv):
+        assert isinstance(pane.drawing.values, ValueSource)
+    assert tv.backward.drawing.values is NO_VALUES and NO_VALUES.gradient(tv.backward.graph.inputs[0]) is None
 
 
 @pytest.mark.parametrize("mode", [context.GRAPH_MODE, context.PYNATIVE_MODE], ids=["graph", "pynative"])
@@ -190,7 +208,7 @@ def test_step_through_values_are_the_engines(mode):
     assert float(st.session.loss) == plain_loss  # exact; the panel gets 8 significant digits
     assert st.values["loss"]["numbers"] == [pytest.approx(plain_loss, rel=1e-7)]
     fwd = {n.out.name for n in st.session.stages[0].nodes}
-    assert st.highlighted and all(k.startswith("box:") or k in fwd for k in st.highlighted)
+    assert st.pane.highlighted and all(k.startswith("box:") or k in fwd for k in st.pane.highlighted)
     st.handle_message({"type": "step", "action": "next-stage"})
     assert st.values["stage"] == "sens" and st.values["sens"]["numbers"] == [1.0]
     st.handle_message({"type": "step", "action": "run-to-end"})
@@ -204,15 +222,15 @@ def test_step_through_values_are_the_engines(mode):
     grad = st.session.gradients["fc1.weight"]
     np.testing.assert_allclose(row["gradient"]["numbers"], grad.ravel(), rtol=1e-5)
     # inspector shows the weight's gradient; previous restores the weights
-    st.handle_message({"type": "click", "key": "param:fc1.weight"})
-    assert st.inspector["gradient"]["shape"] == [4, 3]
+    st.pane.handle_message({"type": "click", "key": "param:fc1.weight"})
+    assert st.pane.inspector["gradient"]["shape"] == [4, 3]
     st.handle_message({"type": "step", "action": "previous"})
     st.handle_message({"type": "step", "action": "previous"})
     assert not any(p["updated"] for p in st.values["params"])
     st.handle_message({"type": "goto-stage", "index": 0})
     assert st.values["stage"] == "forward"
     st.handle_message({"type": "step", "action": "next-node"})
-    assert st.values["node"]["op"] == "Fill" and st.current
+    assert st.values["node"]["op"] == "Fill" and st.pane.current
     for action in ACTIONS:
         st.handle_message({"type": "step", "action": action})
     html = st._repr_mimebundle_()[0]["text/html"]
@@ -223,12 +241,16 @@ def test_tape_view_side_by_side():
     x, y = data()
     tv = TapeView(make().network, x, y)
     assert repr(tv) == "TapeView(WithLossCell, tape_nodes=8, backward_nodes=12)"
-    assert "data-mslab-node" in tv.tape_svg and "data-mslab-node" in tv.graph_svg
-    tv.handle_message({"type": "depth", "pane": "tape_", "value": "none"})
-    tv.handle_message({"type": "click", "pane": "tape_", "key": "%0"})
-    assert tv.tape_inspector["value"]["shape"] == [5, 4]  # the tape's real recorded value
-    tv.handle_message({"type": "click", "pane": "graph_", "key": "%10"})
-    assert dict(tv.graph_inspector["fields"])["phase"] == "backward"
+    assert "data-mslab-node" in tv.tape.svg and "data-mslab-node" in tv.backward.svg
+    tv.tape.handle_message({"type": "depth", "value": "none"})
+    tv.tape.handle_message({"type": "click", "key": "%0"})
+    assert tv.tape.inspector["value"]["shape"] == [5, 4]  # the tape's real recorded value
+    tv.backward.handle_message({"type": "click", "key": "%10"})
+    assert dict(tv.backward.inspector["fields"])["phase"] == "backward"
+    # the panes are child widgets: the front-end gets references to their models, not copies of their traits
+    state = tv.get_state()
+    assert state["tape"].endswith(tv.tape.model_id) and state["backward"].endswith(tv.backward.model_id)
+    assert not any(k.startswith(("tape_svg", "graph_")) for k in state)
     assert "structure" in tv.caption
 
 
@@ -254,11 +276,22 @@ def test_loss_plot_callback_and_update():
     for step in range(3):
         hand.update(step, loss=ms.Tensor(np.float32(1.0 / (step + 1))), acc=step / 3)
     assert hand.series["acc"][1] == [0.0, 1 / 3, 2 / 3] and hand.sends == 3
+    # Python decides each series' axis and colour (the one is_loss rule); the browser only draws them
+    assert hand.styles == {"loss": {"axis": "loss", "color": COLORS[0]}, "acc": {"axis": "metric", "color": COLORS[1]}}
+    hand.update(3, val_loss=0.5)
+    assert hand.styles["val_loss"] == {"axis": "loss", "color": COLORS[2]}
+    js = str(LossPlot.__dict__["_esm"])
+    assert "includes(\"loss\")" not in js and "COLORS" not in js
     data, _ = hand._repr_mimebundle_()
-    assert data["text/plain"] == "LossPlot(series=['loss', 'acc'], points=3, last_step=2)"
+    assert data["text/plain"] == "LossPlot(series=['loss', 'acc', 'val_loss'], points=3, last_step=3)"
     svg = data["image/svg+xml"]
     assert svg == hand.svg() and svg.startswith("<?xml") and "<path" in svg  # the static curve, deterministic
     assert hand.png().startswith(b"\x89PNG")
+    # the static picture is mslab.lab.viz's loss_figure: losses on the left axis, the metric on the right one
+    fig = loss_figure(hand.series)
+    left, right = fig.get_axes()
+    assert [line.get_label() for line in left.get_lines()] == ["loss", "val_loss"]
+    assert [line.get_label() for line in right.get_lines()] == ["acc"]
 
 
 def test_loss_plot_finish_replaces_static_output(monkeypatch):
@@ -330,9 +363,9 @@ def test_graph_view_inspector_values_for_weights_and_boxes_and_layout_choice():
     np.testing.assert_allclose(got, net(x).asnumpy(), rtol=1e-5, atol=1e-6)  # the Cell call's output
     svg = v.svg
     v.handle_message({"type": "rankdir", "value": "LR"})
-    assert v.rankdir == "LR" and v.svg != svg and "rankdir=LR" in v.pane.picture.dot
+    assert v.rankdir == "LR" and v.svg != svg and "rankdir=LR" in v.drawing.picture.dot
     with pytest.raises(ValueError, match="layout must be 'TB'"):
-        v.pane.set_rankdir("BT")
+        v.drawing.set_rankdir("BT")
 
 
 def test_graph_view_folds_coarser_when_graphviz_runs_out_of_time(monkeypatch):
@@ -362,7 +395,7 @@ def test_depth_change_unselects_a_node_the_new_picture_lacks():
 
 
 # the lessons' LeNet5 (benchmarks/lenet_digits.py): a flat network, every Cell one level deep
-_spec = importlib.util.spec_from_file_location("lenet_digits", Path(__file__).resolve().parents[1] / "benchmarks"
+_spec = importlib.util.spec_from_file_location("lenet_digits", Path(__file__).resolve().parents[2] / "benchmarks"
                                                / "lenet_digits.py")
 lenet_digits = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lenet_digits)
@@ -370,8 +403,8 @@ _spec.loader.exec_module(lenet_digits)
 
 def _picture_keys(view):
     """What a fold choice draws: the keys of its boxes, ops and Cell frames."""
-    return frozenset(vn.key for vn in view.pane.view.nodes) | frozenset("frame:" + c.key
-                                                                         for c in view.pane.view.clusters)
+    return frozenset(vn.key for vn in view.drawing.view.nodes) | frozenset("frame:" + c.key
+                                                                         for c in view.drawing.view.clusters)
 
 
 def _pictures_of_every_choice(view):
@@ -405,4 +438,4 @@ def test_fold_menu_on_a_nested_network_offers_each_depth():
     pictures = _pictures_of_every_choice(v)
     assert len(set(pictures)) == len(pictures)
     steps = StepThrough(make(), x, y)
-    assert steps.depth_options == ["auto", "none", "1", "2", "3"]
+    assert steps.pane.depth_options == ["auto", "none", "1", "2", "3"]

@@ -16,7 +16,7 @@ from mslab.viz import have_dot
 
 pytestmark = pytest.mark.skipif(not have_dot(), reason="Graphviz dot is needed to draw the graphs")
 
-_NETS = Path(__file__).resolve().parent.parent / "benchmarks" / "nets.py"
+_NETS = Path(__file__).resolve().parents[2] / "benchmarks" / "nets.py"
 _spec = importlib.util.spec_from_file_location("nets", _NETS)
 nets = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(nets)
@@ -46,7 +46,8 @@ def test_stages_on_lenet_training_step(lenet):
     assert cp.stages[-1]["code"] == ex.code and cp.stages[-1]["code"].startswith("def run(")
     # fused lines: LeNet's two MaxPoolGrad + ReluGrad pairs, the second convolution's two backward nodes
     assert cp.stages[-1]["note"].endswith("in 44 lines of the generated function below (fused pairs share one)")
-    assert len({s["svg"] for s in cp.stages}) == 5  # each stage its own picture
+    assert len({pane.svg for pane in cp.panes}) == 5  # each stage its own picture, a GraphView child widget
+    assert [pane.highlighted for pane in cp.panes][3] and cp.get_state()["panes"][0].endswith(cp.panes[0].model_id)
     assert repr(cp) == "CompilePipeline(TrainOneStepCell: recorded=19, autodiff=51, cse=51, dce=51, schedule=47)"
 
 

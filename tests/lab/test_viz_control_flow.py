@@ -299,21 +299,22 @@ def test_step_through_widget_highlights_the_branch_and_lists_it():
     st = StepThrough(train(Gate()), x, Tensor(np.zeros((4, 2), np.float32)), mode=ms.GRAPH_MODE)
     assert st.values["control"] == []
     st.next_stage()
-    if_key = next(k for k in st.highlighted if k.endswith("[else]"))[:-len("[else]")]
-    assert if_key + "[else]%0" in st.highlighted and not [k for k in st.highlighted if "[then]" in k]
+    if_key = next(k for k in st.pane.highlighted if k.endswith("[else]"))[:-len("[else]")]
+    assert if_key + "[else]%0" in st.pane.highlighted and not [k for k in st.pane.highlighted if "[then]" in k]
     assert st.values["control"][0] == {"key": if_key, "op": "If", "source": st.values["control"][0]["source"],
                                        "branch": "else", "iterations": None, "text": "took else"}
     assert "if y.sum() > 0:" in st.values["control"][0]["source"]
     html = st.static_html()
     assert f'data-mslab-control="{if_key}"' in html and "took else" in html
-    st.handle_message({"type": "click", "key": if_key + "[else]%0"})
-    assert st.inspector["title"] == "Neg" and st.inspector["value"]["numbers"][0] == 3.0
-    st.handle_message({"type": "click", "key": if_key + "[then]%0"})
-    assert st.inspector["title"] == "Mul" and "value" not in st.inspector  # the branch that did not run
-    st.handle_message({"type": "click", "key": if_key})
-    assert ["ran", "took else"] in st.inspector["fields"]
+    st.pane.handle_message({"type": "click", "key": if_key + "[else]%0"})
+    assert st.pane.inspector["title"] == "Neg" and st.pane.inspector["value"]["numbers"][0] == 3.0
+    st.pane.handle_message({"type": "click", "key": if_key + "[then]%0"})
+    assert st.pane.inspector["title"] == "Mul" and "value" not in st.pane.inspector  # the branch that did not run
+    st.pane.handle_message({"type": "click", "key": if_key})
+    assert ["ran", "took else"] in st.pane.inspector["fields"]
     if viz.have_dot():
-        svg = st.pane.svg(st.highlighted, st.current)  # what static_html shows (the browser marks the live SVG)
+        # what static_html shows (the browser marks the live SVG)
+        svg = st.pane.drawing.svg(st.pane.highlighted, st.pane.current)
         assert 'class="cluster mslab-highlight" data-mslab-cluster="' + if_key + '[else]"' in svg
 
 
@@ -335,14 +336,14 @@ def test_cell_calls_inside_a_branch_open_and_fold():
     cell = SkipStep(nn.WithLossCell(net, nn.MSELoss()), nn.Adam(net.trainable_params(), 0.1))
     view = GraphView(ms.trace(cell, Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))),
                      collapse_depth="leaves")
-    box = next(n.key for n in view.pane.view.nodes if n.collapsed and n.key.endswith("box:opt/update:bias"))
+    box = next(n.key for n in view.drawing.view.nodes if n.collapsed and n.key.endswith("box:opt/update:bias"))
     prefix = keys.split_sub(box)[0]
     assert prefix.endswith("[then]") and keys.cell_frame(box) == prefix + "opt/update:bias"
     view.handle_message({"type": "expand", "key": box})  # a click on the box inside the then-branch
     assert view.inspector["title"] == "update bias" and view.inspector["collapsible"]
-    assert box not in [n.key for n in view.pane.view.nodes]
+    assert box not in [n.key for n in view.drawing.view.nodes]
     view.handle_message({"type": "collapse", "key": prefix + "opt/update:bias"})  # a click on its frame
-    assert view.selected == box and box in [n.key for n in view.pane.view.nodes]
+    assert view.selected == box and box in [n.key for n in view.drawing.view.nodes]
 
 
 def test_graph_view_run_shows_values_inside_the_branch_that_ran():
