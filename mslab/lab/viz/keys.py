@@ -20,7 +20,7 @@ gives the same keys. The kinds of node key:
 Frames (Cell-call clusters) have keys too: a Cell scope (``network/fc1``), with ``#2`` for its second
 call when it is called several times; ``backward`` for autodiff's frame; ``∇`` + a forward frame for
 the gradient of that Cell call; ``<frame>/update:<param>`` for one optimizer update. The front-end
-reads key kinds in one place as well (``mslabKeyKind`` in widgets/graph_core.js).
+reads key kinds in one place as well (``keyKind`` in widgets/graph_view.js).
 
 A control-flow node (If, While, WhileGrad) is drawn as a frame holding its subgraphs, and each subgraph
 is a picture of its own inside it: its keys are the keys above behind a *subgraph prefix*, the control

@@ -8,9 +8,11 @@
     ComparePanel()                               # mslab / PyTorch / TensorFlow code per concept
     CompilePipeline(train_net, x, y)             # the graph after each compilation stage (CSE, DCE, ...)
 
-The front-end code (ES modules and CSS) lives in the repository's widgets/ folder (mslab/_frontend/ in
-a wheel). Outside a live kernel each widget shows its text repr and, where the format allows, a static
-picture or table (``widget.static()`` returns it as a displayable object).
+The front-end code (one self-contained ES module per widget, and one CSS file) lives in the repository's
+widgets/ folder (mslab/_frontend/ in a wheel); see its README. GraphView is the one graph pane: StepThrough,
+TapeView and CompilePipeline show GraphViews as child widgets. Outside a live kernel each widget shows its
+text repr and, where the format allows, a static picture or table (``widget.static()`` returns it as a
+displayable object).
 """
 from mslab.lab.widgets.compare_panel import ComparePanel
 from mslab.lab.widgets.compile_pipeline import CompilePipeline

@@ -44,7 +44,8 @@ def text(a, limit=4, bare_one=False):
 
     ``bare_one``: print any value holding one number (a ``[1, 1]`` weight) as that number alone, as a table of
     small weights wants; otherwise only a scalar loses its shape. None (nothing computed) says so. The
-    front-end's twin, for the summaries it receives, is ``mslabShort`` in widgets/graph_core.js.
+    front-end's twin, for the summaries it receives, is ``short`` in widgets/graph_view.js (copied in
+    step_through.js).
     """
     if a is None:
         return "(not computed yet)"
