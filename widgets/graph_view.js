@@ -305,8 +305,13 @@ function textMetrics(svg) {
 function openReadable(view, leftToRight) {
   const r = view.canvas.getBoundingClientRect(), [w, h] = view.size();
   if (!w || !r.width) { view.scale = 1; view.tx = view.ty = 0; view.apply(); return; }
-  view.scale = Math.max(view.readableScale(), Math.min(1.5, (r.width - 16) / w));
-  view.tx = w * view.scale > r.width ? 8 : (r.width - w * view.scale) / 2; view.ty = 8; view.apply();
+  const fit = (width) => Math.max(view.readableScale(), Math.min(1.5, (width - 16) / w));
+  view.scale = fit(r.width);
+  // With a minimap (top-right corner) the picture is fitted, and centred, in the room left of it.
+  const room = hasMinimap(view, r) ? r.width - MINIMAP_ROOM : r.width;
+  view.scale = Math.min(view.scale, fit(room));
+  const pw = w * view.scale;
+  view.tx = pw > room ? 8 : (room - pw) / 2; view.ty = 8; view.apply();
   if (w * view.scale <= r.width && h * view.scale <= r.height) return;
   const boxes = (selector) => [...view.stage.querySelectorAll(selector)].map((g) => g.getBoundingClientRect());
   const outlined = boxes("[data-mslab-node].mslab-highlight");
@@ -320,11 +325,19 @@ function openReadable(view, leftToRight) {
 }
 
 // ---- minimap -----------------------------------------------------------------------------------------
-// A small copy of the picture with the visible part framed; a click or drag there moves the view.
+// A small copy of the picture with the visible part framed; a click or drag there moves the view. It is
+// shown when the picture is much bigger than the canvas, at most 100 x 130 px in the top-right corner.
+const MINIMAP_ROOM = 120;  // px of the canvas's width the minimap covers, with its margins
+
+function hasMinimap(view, r) {
+  const [w, h] = view.size();
+  return Boolean(w) && (w * view.scale > r.width * 1.5 || h * view.scale > r.height * 1.5);
+}
+
 function attachMinimap(ui, view) {
   const draw = () => {
     const r = view.canvas.getBoundingClientRect(), [w, h] = view.size();
-    const big = w && (w * view.scale > r.width * 1.5 || h * view.scale > r.height * 1.5);
+    const big = hasMinimap(view, r);
     ui.minimap.style.display = big ? "block" : "none";
     if (!big) return;
     const k = Math.min(100 / w, 130 / h);
