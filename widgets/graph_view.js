@@ -307,7 +307,7 @@ function openReadable(view, leftToRight) {
   if (!w || !r.width) { view.scale = 1; view.tx = view.ty = 0; view.apply(); return; }
   const fit = (width) => Math.max(view.readableScale(), Math.min(1.5, (width - 16) / w));
   view.scale = fit(r.width);
-  // With a minimap (top-right corner) the picture is fitted, and centred, in the room left of it.
+  // With a minimap (bottom-right corner) the picture is fitted, and centred, in the room left of it.
   const room = hasMinimap(view, r) ? r.width - MINIMAP_ROOM : r.width;
   view.scale = Math.min(view.scale, fit(room));
   const pw = w * view.scale;
@@ -326,7 +326,7 @@ function openReadable(view, leftToRight) {
 
 // ---- minimap -----------------------------------------------------------------------------------------
 // A small copy of the picture with the visible part framed; a click or drag there moves the view. It is
-// shown when the picture is much bigger than the canvas, at most 100 x 130 px in the top-right corner.
+// shown when the picture is much bigger than the canvas, at most 100 x 130 px in the bottom-right corner.
 const MINIMAP_ROOM = 120;  // px of the canvas's width the minimap covers, with its margins
 
 function hasMinimap(view, r) {
