@@ -12,7 +12,8 @@
 //
 // The pane is made of named pieces, each a small function below: buildPane (the DOM), the viewport
 // (pan and zoom), openReadable (the first view), the minimap, search, pointer (drag and click), wheel,
-// marks (highlight classes) and the inspector; mountGraph wires them to the model.
+// marks (highlight classes), the inspector, fitting after a redraw, the toolbar and the traits on screen;
+// mountGraph wires them to the model.
 
 // ---- view keys -------------------------------------------------------------------------------------
 // The one place the front-end reads a view key (Python makes them in mslab/lab/viz/keys.py): "box:fc1",
@@ -486,39 +487,47 @@ function drawMarks(stage, model) {
   }
 }
 
-// ---- the pane ----------------------------------------------------------------------------------------
-// Mount a graph pane into `root`: the pieces above, wired to the model. Returns a cleanup function.
-function mountGraph(root, model) {
-  const send = (msg) => model.send(msg);
-  const ui = buildPane();
-  root.appendChild(ui.pane);
-  let map = null;
-  const view = new Viewport(ui.canvas, ui.stage, () => map && map.draw());
-  map = attachMinimap(ui, view);
-  const search = attachSearch(ui, view, send);
-  // What to centre after the next redraw: a Cell that was opened or folded, or "open" (a new depth or layout).
-  let focus = null, first = true;
-  attachPointer(ui, view, send, (key) => { focus = key; });
-  attachWheel(ui, view);
+// ---- fitting the view after a redraw ------------------------------------------------------------------
+// The first picture opens readable; after expand / fold / a new depth or layout the view is re-fitted and the
+// Cell that changed is brought to the middle. `focus(key)` names that Cell before the redraw ("open": none).
+function makeFitting(ui, view, model) {
+  let want = null, first = true;
   const open = () => openReadable(view, model.get("rankdir") === "LR");
+  const refit = () => {
+    const key = want;
+    want = null;
+    open();
+    if (!key || key === "open") return;
+    const target = ui.stage.querySelector(`[data-mslab-cluster="${CSS.escape(key)}"]`) ||
+      ui.stage.querySelector(`[data-mslab-node="${CSS.escape(key)}"]`);
+    if (target) view.centreOn(target);
+  };
+  const afterDraw = () => {
+    if (first) {
+      first = false;
+      requestAnimationFrame(refit);  // the first picture is drawn before the widget is attached (no size yet)
+    } else if (want) refit();
+    else view.apply();
+  };
+  return { open, afterDraw, focus: (key) => { want = key; } };
+}
+
+// ---- toolbar -----------------------------------------------------------------------------------------
+function attachToolbar(ui, view, send, fitting) {
   ui.zoomIn.onclick = () => view.zoom(1.25);
   ui.zoomOut.onclick = () => view.zoom(0.8);
   ui.fit.onclick = () => view.fitAll();
-  ui.read.onclick = open;
-  ui.depth.addEventListener("change", () => { focus = "open"; send({ type: "depth", value: ui.depth.value }); });
-  ui.layout.addEventListener("change", () => { focus = "open"; send({ type: "rankdir", value: ui.layout.value }); });
+  ui.read.onclick = fitting.open;
+  ui.depth.addEventListener("change", () => { fitting.focus("open"); send({ type: "depth", value: ui.depth.value }); });
+  ui.layout.addEventListener("change", () => {
+    fitting.focus("open");
+    send({ type: "rankdir", value: ui.layout.value });
+  });
+}
 
-  // After a redraw: the first picture opens readable; after expand / fold / a new depth or layout the view is
-  // re-fitted and the Cell that changed is brought to the middle.
-  const refit = () => {
-    const want = focus;
-    focus = null;
-    open();
-    if (!want || want === "open") return;
-    const target = ui.stage.querySelector(`[data-mslab-cluster="${CSS.escape(want)}"]`) ||
-      ui.stage.querySelector(`[data-mslab-node="${CSS.escape(want)}"]`);
-    if (target) view.centreOn(target);
-  };
+// ---- the traits on screen ----------------------------------------------------------------------------
+// Draw each trait where it belongs, now and whenever it changes. Returns a cleanup function.
+function bindTraits(ui, model, view, map, search, fitting, send) {
   const marks = () => drawMarks(ui.stage, model);
   const drawSvg = () => {
     ui.stage.innerHTML = model.get("svg") || "";
@@ -527,11 +536,7 @@ function mountGraph(root, model) {
     const svg = view.svg();
     if (svg) map.setPicture(svg);
     marks();
-    if (first) {
-      first = false;
-      requestAnimationFrame(refit);  // the first picture is drawn before the widget is attached (no size yet)
-    } else if (focus) refit();
-    else view.apply();
+    fitting.afterDraw();
   };
   const drawDepth = () => {
     ui.depth.replaceChildren(...(model.get("depth_options") || []).map((o) => el("option", { value: o, text: o })));
@@ -545,22 +550,36 @@ function mountGraph(root, model) {
   };
   const drawLayout = () => { ui.layout.value = model.get("rankdir") || "TB"; };
   const inspect = () => drawInspector(ui.inspector, model.get("inspector"), send);
-
-  drawSvg(); drawDepth(); drawTitle(); drawNotice(); drawLayout(); inspect();
-  // A widget first drawn while hidden (a collapsed output, another tab) has no size: open it when it gets one.
-  const resize = new ResizeObserver(() => {
-    const r = ui.canvas.getBoundingClientRect();
-    if (r.width && !ui.canvas.dataset.sized) { ui.canvas.dataset.sized = "1"; open(); }
-  });
-  resize.observe(ui.canvas);
   const handlers = [["svg", drawSvg], ["highlighted", marks], ["current", marks], ["selected", marks],
     ["depth_options", drawDepth], ["collapse_depth", drawDepth], ["graph_title", drawTitle],
     ["inspector", inspect], ["notice", drawNotice], ["rankdir", drawLayout]];
+  for (const draw of [drawSvg, drawDepth, drawTitle, drawNotice, drawLayout, inspect]) draw();
   for (const [name, fn] of handlers) model.on(`change:${name}`, fn);
-  return () => {
-    resize.disconnect();
-    for (const [name, fn] of handlers) model.off(`change:${name}`, fn);
-  };
+  return () => { for (const [name, fn] of handlers) model.off(`change:${name}`, fn); };
+}
+
+// ---- the pane ----------------------------------------------------------------------------------------
+// Mount a graph pane into `root`: the pieces above, wired to the model. Returns a cleanup function.
+function mountGraph(root, model) {
+  const send = (msg) => model.send(msg);
+  const ui = buildPane();
+  root.appendChild(ui.pane);
+  let map = null;
+  const view = new Viewport(ui.canvas, ui.stage, () => map && map.draw());
+  map = attachMinimap(ui, view);
+  const search = attachSearch(ui, view, send);
+  const fitting = makeFitting(ui, view, model);
+  attachPointer(ui, view, send, fitting.focus);
+  attachWheel(ui, view);
+  attachToolbar(ui, view, send, fitting);
+  const unbind = bindTraits(ui, model, view, map, search, fitting, send);
+  // A widget first drawn while hidden (a collapsed output, another tab) has no size: open it when it gets one.
+  const resize = new ResizeObserver(() => {
+    const r = ui.canvas.getBoundingClientRect();
+    if (r.width && !ui.canvas.dataset.sized) { ui.canvas.dataset.sized = "1"; fitting.open(); }
+  });
+  resize.observe(ui.canvas);
+  return () => { resize.disconnect(); unbind(); };
 }
 
 export default {
