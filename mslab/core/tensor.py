@@ -14,7 +14,7 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
-from mslab.core.op_registry import F  # the ops Tensor's operators call (x + y -> F.add(x, y)), filled by mslab.ops
+from mslab.core.op_registry import op_table  # the ops Tensor's operators call (x + y -> op_table.add(x, y)), filled by mslab.ops
 
 
 def _as_array(data, dtype):
@@ -92,7 +92,7 @@ class Tensor:
         if isinstance(input_data, Tensor) and input_data._data is None:
             # Tensor(t) of a traced tensor (e.g. of a JIT Fallback result): the same graph value, cast if asked.
             same = input_data if dtype is None or mstype.to_numpy(dtype) == input_data._np_dtype else \
-                F.cast(input_data, dtype)
+                op_table.cast(input_data, dtype)
             self._data, self._sym = None, same._sym
             return
         self._data = _as_array(input_data, dtype)
@@ -236,35 +236,35 @@ class Tensor:
         return str(self._data)
 
     # ---- operators (each runs one primitive) ------------------------------------------------
-    def __add__(self, o): return F.add(self, o)
-    def __radd__(self, o): return F.add(o, self)
-    def __sub__(self, o): return F.sub(self, o)
-    def __rsub__(self, o): return F.sub(o, self)
-    def __mul__(self, o): return F.mul(self, o)
-    def __rmul__(self, o): return F.mul(o, self)
-    def __truediv__(self, o): return F.div(self, o)
-    def __rtruediv__(self, o): return F.div(o, self)
-    def __floordiv__(self, o): return F.floor_div(self, o)
-    def __rfloordiv__(self, o): return F.floor_div(o, self)
-    def __mod__(self, o): return F.floor_mod(self, o)
-    def __rmod__(self, o): return F.floor_mod(o, self)
-    def __pow__(self, o): return F.pow(self, o)
-    def __rpow__(self, o): return F.pow(o, self)
-    def __matmul__(self, o): return F.matmul(self, o)
-    def __rmatmul__(self, o): return F.matmul(o, self)
-    def __neg__(self): return F.neg(self)
+    def __add__(self, o): return op_table.add(self, o)
+    def __radd__(self, o): return op_table.add(o, self)
+    def __sub__(self, o): return op_table.sub(self, o)
+    def __rsub__(self, o): return op_table.sub(o, self)
+    def __mul__(self, o): return op_table.mul(self, o)
+    def __rmul__(self, o): return op_table.mul(o, self)
+    def __truediv__(self, o): return op_table.div(self, o)
+    def __rtruediv__(self, o): return op_table.div(o, self)
+    def __floordiv__(self, o): return op_table.floor_div(self, o)
+    def __rfloordiv__(self, o): return op_table.floor_div(o, self)
+    def __mod__(self, o): return op_table.floor_mod(self, o)
+    def __rmod__(self, o): return op_table.floor_mod(o, self)
+    def __pow__(self, o): return op_table.pow(self, o)
+    def __rpow__(self, o): return op_table.pow(o, self)
+    def __matmul__(self, o): return op_table.matmul(self, o)
+    def __rmatmul__(self, o): return op_table.matmul(o, self)
+    def __neg__(self): return op_table.neg(self)
     def __pos__(self): return self
-    def __abs__(self): return F.abs(self)
-    def __invert__(self): return F.logical_not(self)
-    def __and__(self, o): return F.logical_and(self, o)
-    def __or__(self, o): return F.logical_or(self, o)
-    def __eq__(self, o): return F.equal(self, o)
-    def __ne__(self, o): return F.not_equal(self, o)
-    def __lt__(self, o): return F.less(self, o)
-    def __le__(self, o): return F.less_equal(self, o)
-    def __gt__(self, o): return F.greater(self, o)
-    def __ge__(self, o): return F.greater_equal(self, o)
-    def __getitem__(self, index): return F.getitem(self, index)
+    def __abs__(self): return op_table.abs(self)
+    def __invert__(self): return op_table.logical_not(self)
+    def __and__(self, o): return op_table.logical_and(self, o)
+    def __or__(self, o): return op_table.logical_or(self, o)
+    def __eq__(self, o): return op_table.equal(self, o)
+    def __ne__(self, o): return op_table.not_equal(self, o)
+    def __lt__(self, o): return op_table.less(self, o)
+    def __le__(self, o): return op_table.less_equal(self, o)
+    def __gt__(self, o): return op_table.greater(self, o)
+    def __ge__(self, o): return op_table.greater_equal(self, o)
+    def __getitem__(self, index): return op_table.getitem(self, index)
 
     def __setitem__(self, index, value):
         arr = self._numbers("tensor[...] = value (in-place assignment)")
@@ -274,53 +274,53 @@ class Tensor:
     # ---- methods (MindSpore's Tensor methods, each a functional op) ---------------------------
     @property
     def T(self):
-        return F.transpose(self, tuple(range(self.ndim))[::-1])
+        return op_table.transpose(self, tuple(range(self.ndim))[::-1])
 
-    def astype(self, dtype, copy=True): return F.cast(self, dtype)
-    def to(self, dtype): return F.cast(self, dtype)
-    def float(self): return F.cast(self, mstype.float32)
-    def int(self): return F.cast(self, mstype.int32)
+    def astype(self, dtype, copy=True): return op_table.cast(self, dtype)
+    def to(self, dtype): return op_table.cast(self, dtype)
+    def float(self): return op_table.cast(self, mstype.float32)
+    def int(self): return op_table.cast(self, mstype.int32)
     def reshape(self, *shape):
-        return F.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+        return op_table.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
     def view(self, *shape): return self.reshape(*shape)
-    def flatten(self): return F.reshape(self, (-1,))
-    def ravel(self): return F.reshape(self, (-1,))
-    def expand_dims(self, axis): return F.expand_dims(self, axis)
-    def squeeze(self, axis=()): return F.squeeze(self, axis)
+    def flatten(self): return op_table.reshape(self, (-1,))
+    def ravel(self): return op_table.reshape(self, (-1,))
+    def expand_dims(self, axis): return op_table.expand_dims(self, axis)
+    def squeeze(self, axis=()): return op_table.squeeze(self, axis)
 
     def transpose(self, *axes):
         if not axes:
             axes = tuple(range(self.ndim))[::-1]
         elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
-        return F.transpose(self, axes)
+        return op_table.transpose(self, axes)
 
-    def sum(self, axis=None, keepdims=False): return F.reduce_sum(self, () if axis is None else axis, keepdims)
-    def mean(self, axis=None, keep_dims=False): return F.reduce_mean(self, () if axis is None else axis, keep_dims)
-    def max(self, axis=None, keepdims=False): return F.reduce_max(self, () if axis is None else axis, keepdims)
-    def min(self, axis=None, keepdims=False): return F.reduce_min(self, () if axis is None else axis, keepdims)
+    def sum(self, axis=None, keepdims=False): return op_table.reduce_sum(self, () if axis is None else axis, keepdims)
+    def mean(self, axis=None, keep_dims=False): return op_table.reduce_mean(self, () if axis is None else axis, keep_dims)
+    def max(self, axis=None, keepdims=False): return op_table.reduce_max(self, () if axis is None else axis, keepdims)
+    def min(self, axis=None, keepdims=False): return op_table.reduce_min(self, () if axis is None else axis, keepdims)
     # No axis: the index in the flattened tensor, as MindSpore's documentation says and its PYNATIVE mode
     # does (observed on 2.10: GRAPH mode there uses the last axis instead; mslab follows PYNATIVE in both).
     # Observed dtypes: argmax Int64, argmin Int32; keepdims is ignored without an axis.
-    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims and axis is not None)
+    def argmax(self, axis=None, keepdims=False): return op_table.argmax(self, axis, keepdims and axis is not None)
 
     def argmin(self, axis=None, keepdims=False):
-        return F.cast(F.argmin(self, axis, keepdims and axis is not None), mstype.int32)
+        return op_table.cast(op_table.argmin(self, axis, keepdims and axis is not None), mstype.int32)
 
-    def abs(self): return F.abs(self)
-    def exp(self): return F.exp(self)
-    def log(self): return F.log(self)
-    def sqrt(self): return F.sqrt(self)
-    def square(self): return F.square(self)
-    def clip(self, xmin, xmax): return F.clip_by_value(self, xmin, xmax)
-    def all(self, axis=(), keep_dims=False): return F.reduce_all(self, axis, keep_dims)
-    def any(self, axis=(), keep_dims=False): return F.reduce_any(self, axis, keep_dims)
+    def abs(self): return op_table.abs(self)
+    def exp(self): return op_table.exp(self)
+    def log(self): return op_table.log(self)
+    def sqrt(self): return op_table.sqrt(self)
+    def square(self): return op_table.square(self)
+    def clip(self, xmin, xmax): return op_table.clip_by_value(self, xmin, xmax)
+    def all(self, axis=(), keep_dims=False): return op_table.reduce_all(self, axis, keep_dims)
+    def any(self, axis=(), keep_dims=False): return op_table.reduce_any(self, axis, keep_dims)
     # MindSpore 2.x names (Tensor.prod takes dim, not axis: prod(axis=1) is a TypeError there too)
-    def prod(self, dim=None, keepdim=False, dtype=None): return F.prod(self, dim, keepdim, dtype)
-    def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
-    def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
-    def swapaxes(self, axis0, axis1): return F.swapaxes(self, axis0, axis1)
-    def unsqueeze(self, dim): return F.expand_dims(self, dim)
+    def prod(self, dim=None, keepdim=False, dtype=None): return op_table.prod(self, dim, keepdim, dtype)
+    def std(self, axis=None, ddof=0, keepdims=False): return op_table.std(self, axis, ddof, keepdims)
+    def var(self, axis=None, ddof=0, keepdims=False): return op_table.var(self, axis, ddof, keepdims)
+    def swapaxes(self, axis0, axis1): return op_table.swapaxes(self, axis0, axis1)
+    def unsqueeze(self, dim): return op_table.expand_dims(self, dim)
     def nelement(self): return self.size
 
     def copy(self):
@@ -403,7 +403,7 @@ class Parameter(Tensor):
         GRAPH mode traces, it is the Parameter's value read by the graph.
         """
         if state.tracer is not None:
-            return F.stop_gradient(self)
+            return op_table.stop_gradient(self)
         return Tensor._wrap(self._data)
 
     def value(self):

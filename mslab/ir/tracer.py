@@ -11,8 +11,11 @@ import contextlib
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.node import FORWARD, Node, Value
+from mslab.ir.node import BACKWARD, FORWARD, Node, Value
 from mslab.ir.provenance import scope_path, source_line
+
+
+_NOTHING_TO_LABEL = contextlib.nullcontext()
 
 
 class Recorder:
@@ -35,6 +38,30 @@ class Recorder:
             yield self
         finally:
             self.phase, self.grad_of = saved
+
+    def backward_of(self, node):
+        """Label the nodes a bprop rule records as the gradient of ``node`` (None: of no one node), for viewers.
+
+        ``with rec.backward_of(n): ...`` puts this recorder in phase BACKWARD with ``grad_of=n`` if it is
+        recording (GRAPH mode's tracer, or a tape a learner records on), and any other tape recording around
+        the gradient call (``with mslab.record():`` over a PYNATIVE step) in phase BACKWARD. With nobody
+        recording (autodiff's own tape has stopped by the time it walks back) it does nothing.
+        """
+        tapes = state.tapes
+        mine = self is state.tracer or self in tapes
+        if not mine and not tapes:
+            return _NOTHING_TO_LABEL
+        return self._labelled_backward(node, mine, tapes)
+
+    @contextlib.contextmanager
+    def _labelled_backward(self, node, mine, tapes):
+        with contextlib.ExitStack() as labels:
+            for t in tapes:
+                if t is not self:
+                    labels.enter_context(t.in_phase(BACKWARD))
+            if mine:
+                labels.enter_context(self.in_phase(BACKWARD, grad_of=node))
+            yield
 
     def _new_node(self, prim, ins):
         g = self.grad_of

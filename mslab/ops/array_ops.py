@@ -7,7 +7,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import pytree
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to, write_in_place
 
@@ -52,8 +52,8 @@ class Cast(Primitive):
 
     def bprop(self, x, dtype, out, dout, needs):
         if x.dtype.is_float:
-            return F.cast(dout, x.dtype), None
-        return F.zeros_like(x), None
+            return op_table.cast(dout, x.dtype), None
+        return op_table.zeros_like(x), None
 
 
 class ZerosLike(Primitive):
@@ -69,7 +69,7 @@ class ZerosLike(Primitive):
         return np.zeros(x.shape, x.dtype)
 
     def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+        return (op_table.zeros_like(x),)
 
 
 class OnesLike(ZerosLike):
@@ -137,9 +137,9 @@ class Select(Primitive):
         return np.where(cond, x, y)
 
     def bprop(self, cond, x, y, out, dout, needs):
-        zeros = F.zeros_like(dout)
-        return (F.zeros_like(cond), sum_to(F.select(cond, dout, zeros), x.shape),
-                sum_to(F.select(cond, zeros, dout), y.shape))
+        zeros = op_table.zeros_like(dout)
+        return (op_table.zeros_like(cond), sum_to(op_table.select(cond, dout, zeros), x.shape),
+                sum_to(op_table.select(cond, zeros, dout), y.shape))
 
 
 class Depend(Primitive):
@@ -158,7 +158,7 @@ class Depend(Primitive):
 
     def bprop(self, value, *rest, needs):
         dout = rest[-1]
-        return (dout,) + tuple(F.zeros_like(e) for e in rest[:-2])
+        return (dout,) + tuple(op_table.zeros_like(e) for e in rest[:-2])
 
 
 class Assign(Primitive):
@@ -252,7 +252,7 @@ class StopGradient(Identity):
     differentiable = False
 
     def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+        return (op_table.zeros_like(x),)
 
 
 class ScalarToTensor(Primitive):
@@ -354,7 +354,7 @@ def cast(x, dtype):
 
 def mixed_precision_cast(dst_type, x):
     """Floating-point tensors in ``x`` (a tensor, or tuples/lists/dicts of them) cast to ``dst_type``;
-    integer tensors and other values come back unchanged (``F.mixed_precision_cast``, used by WithEvalCell)."""
+    integer tensors and other values come back unchanged (``op_table.mixed_precision_cast``, used by WithEvalCell)."""
     leaves, tree = pytree.flatten(x)
     cast_leaves = [_cast(t, dst_type) if t._np_dtype.kind == "f" else t for t in leaves]
     return pytree.unflatten(tree, cast_leaves)
@@ -412,4 +412,4 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
 __all__ += ["cast", "zeros_like", "ones_like", "fill", "select", "depend", "assign", "shape", "dtype", "zeros", "ones",
             "identity", "stop_gradient", "scalar_to_tensor", "tuple_to_array", "size", "rank", "mixed_precision_cast",
             "where"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -25,7 +25,7 @@ sums are BLAS dot products over each image's contiguous channel rows, so they ro
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, write_in_place
 
 __all__ = ["BatchNorm", "BatchNormGrad", "BatchNormScaleGrad"]
@@ -116,7 +116,7 @@ class BatchNorm(Primitive):
         eps = self.epsilon
         dx = BatchNormGrad(eps)(dout, x, scale) if needs[0] else None
         dscale = BatchNormScaleGrad(eps)(dout, x) if needs[1] else None
-        dbias = F.reduce_sum(dout, _axes(len(x.shape))) if needs[2] else None
+        dbias = op_table.reduce_sum(dout, _axes(len(x.shape))) if needs[2] else None
         return dx, dscale, dbias, None, None
 
 

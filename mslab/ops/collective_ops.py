@@ -15,7 +15,7 @@ its input. MindSpore's AllReduce has no "mean": data-parallel averaging is a sum
 (``DistributedGradReducer``).
 """
 from mslab.core import comm
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["AllGather", "AllReduce", "Broadcast", "ReduceOp", "ReduceScatter",
@@ -60,8 +60,8 @@ class AllReduce(_Collective):
         if self.op == ReduceOp.SUM:
             return (all_reduce(dout),)
         if self.op == ReduceOp.PROD:
-            return (F.div(all_reduce(F.mul(dout, out)), x),)
-        return (F.mul(all_reduce(dout), F.cast(F.equal(x, out), dout.dtype)),)
+            return (op_table.div(all_reduce(op_table.mul(dout, out)), x),)
+        return (op_table.mul(all_reduce(dout), op_table.cast(op_table.equal(x, out), dout.dtype)),)
 
 
 class AllGather(_Collective):
@@ -146,4 +146,4 @@ def broadcast(x, root_rank=0):
     return Broadcast(root_rank)(x)
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -5,7 +5,7 @@ MindSpore, so a backward graph shows them as nodes. The numpy kernels (im2col + 
 ``conv_kernels``; the geometry (padding, output size) is worked out once per node at compile time.
 """
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops import conv_kernels as K
 from mslab.ops.primitive import Primitive, check_float, check_same_dtype, hashable, instance
 
@@ -226,11 +226,11 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     if groups == 1:
         out = prim(input, weight)
     else:
-        xs = F.split(input, channels // groups, 1)
-        ws = F.split(weight, w_shape[0] // groups, 0)
-        out = F.concat(tuple(prim(x, w) for x, w in zip(xs, ws)), 1)
-    return out if bias is None else F.bias_add(out, bias)
+        xs = op_table.split(input, channels // groups, 1)
+        ws = op_table.split(weight, w_shape[0] // groups, 0)
+        out = op_table.concat(tuple(prim(x, w) for x, w in zip(xs, ws)), 1)
+    return out if bias is None else op_table.bias_add(out, bias)
 
 
 __all__ += ["conv2d"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

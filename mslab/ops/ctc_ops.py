@@ -25,7 +25,7 @@ no gradient of its own; the loss's gradient is ``gradient * dloss`` (MindSpore's
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["CTCLoss", "CTCLossValue", "CTCLossGradient"]
@@ -168,7 +168,7 @@ class CTCLossValue(Primitive):
 
     def bprop(self, x, indices, values, seq_len, out, dout, needs):
         grad = instance(CTCLossGradient, **self.attrs)(x, indices, values, seq_len)
-        return F.mul(grad, F.reshape(dout, (1, -1, 1))), None, None, None
+        return op_table.mul(grad, op_table.reshape(dout, (1, -1, 1))), None, None, None
 
 
 class CTCLossGradient(CTCLossValue):
@@ -201,4 +201,4 @@ class CTCLoss(CTCLossValue):
         raise NotImplementedError("CTCLoss is recorded as CTCLossValue and CTCLossGradient; it is never a node itself")
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -14,7 +14,7 @@ CPU) and raises a RuntimeError when such an op is called, since a numpy engine c
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["Custom"]
@@ -121,4 +121,4 @@ class Custom(Primitive):
         return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

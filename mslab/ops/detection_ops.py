@@ -16,7 +16,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import seed as _seed
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["BoundingBoxEncode", "BoundingBoxDecode", "IOU", "CheckValid", "RandomChoiceWithMask"]
@@ -193,7 +193,7 @@ class IOU(Primitive):
             return (overlap / union).astype(anchor_boxes.dtype)
 
     def bprop(self, anchor_boxes, gt_boxes, out, dout, needs):
-        return F.zeros_like(anchor_boxes), F.zeros_like(gt_boxes)
+        return op_table.zeros_like(anchor_boxes), op_table.zeros_like(gt_boxes)
 
 
 class CheckValid(Primitive):
@@ -289,7 +289,7 @@ class RandomChoiceWithMask(Primitive):
     def __call__(self, input_x):
         both = super().__call__(input_x)
         rank = len(input_x.shape)
-        return F.getitem(both, (slice(None), slice(0, rank))), F.cast(F.getitem(both, (slice(None), rank)),
+        return op_table.getitem(both, (slice(None), slice(0, rank))), op_table.cast(op_table.getitem(both, (slice(None), rank)),
                                                                      mstype.bool_)
 
     def bprop(self, x, out, dout, needs):
@@ -355,4 +355,4 @@ def choice_with_mask(input_x, count=256, seed=None):
 
 
 __all__ += ["bounding_box_encode", "bounding_box_decode", "iou", "check_valid", "choice_with_mask"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -10,7 +10,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import state
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
@@ -117,4 +117,4 @@ def graph_print_text(arr, pynative=False):
     return head + ("\n" if arr.ndim > 1 else " " if pynative else "") + body + ")"
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.errors import GraphModeError
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance, lift_scalars
 from mslab.ops.shape_ops import _check_axis
@@ -168,7 +168,7 @@ class GetItem(Primitive):
     def bprop(self, x, *rest, needs):
         spec, idx = rest[-3], rest[:-3]
         dout = rest[-1]
-        dx = F.getitem_grad(dout, idx, spec, x.shape)
+        dx = op_table.getitem_grad(dout, idx, spec, x.shape)
         return (dx,) + (None,) * len(idx) + (None,)
 
 
@@ -235,7 +235,7 @@ class Gather(Primitive):
 
     def bprop(self, params, indices, axis, out, dout, needs):
         spec, _ = self._spec(params, axis)
-        return F.getitem_grad(dout, (indices,), spec, params.shape), None, None
+        return op_table.getitem_grad(dout, (indices,), spec, params.shape), None, None
 
 
 class GatherV2(Gather):
@@ -280,7 +280,7 @@ class GatherNd(Primitive):
     def bprop(self, params, indices, out, dout, needs):
         k = indices.shape[-1]
         columns = tuple(getitem(indices, (Ellipsis, j)) for j in range(k))
-        return F.getitem_grad(dout, columns, IndexSpec((TENSOR_INDEX,) * k), params.shape), None
+        return op_table.getitem_grad(dout, columns, IndexSpec((TENSOR_INDEX,) * k), params.shape), None
 
 
 class OneHot(Primitive):
@@ -321,7 +321,7 @@ class OneHot(Primitive):
         return np.where(hot, on_value, off_value.astype(on_value.dtype))
 
     def bprop(self, indices, depth, on_value, off_value, out, dout, needs):
-        return F.zeros_like(indices), None, F.zeros_like(on_value), F.zeros_like(off_value)
+        return op_table.zeros_like(indices), None, op_table.zeros_like(on_value), op_table.zeros_like(off_value)
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
@@ -354,4 +354,4 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
 
 
 __all__ += ["getitem", "getitem_grad", "gather", "gather_nd", "one_hot"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

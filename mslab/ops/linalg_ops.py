@@ -7,7 +7,7 @@ x = pinv(A) b minimises |A x - b|, and for an invertible A it is the inverse.
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
@@ -15,7 +15,7 @@ __all__ = []
 
 
 def _t(x):
-    return F.swapaxes(x, -1, -2)
+    return op_table.swapaxes(x, -1, -2)
 
 
 class _Pinv(Primitive):
@@ -54,12 +54,12 @@ class _Pinv(Primitive):
 
     def bprop(self, x, out, dout, needs):
         p, pt, gt = out, _t(out), _t(dout)
-        term1 = F.neg(F.matmul(F.matmul(pt, dout), pt))
-        k = F.matmul(gt, F.matmul(p, pt))
-        term2 = F.sub(k, F.matmul(x, F.matmul(p, k)))
-        low = F.matmul(F.matmul(pt, p), gt)
-        term3 = F.sub(low, F.matmul(F.matmul(low, p), x))
-        return (F.add(F.add(term1, term2), term3),)
+        term1 = op_table.neg(op_table.matmul(op_table.matmul(pt, dout), pt))
+        k = op_table.matmul(gt, op_table.matmul(p, pt))
+        term2 = op_table.sub(k, op_table.matmul(x, op_table.matmul(p, k)))
+        low = op_table.matmul(op_table.matmul(pt, p), gt)
+        term3 = op_table.sub(low, op_table.matmul(op_table.matmul(low, p), x))
+        return (op_table.add(op_table.add(term1, term2), term3),)
 
 
 def _tolerance(value, what):
@@ -87,4 +87,4 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
 
 
 __all__ += ["pinv"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

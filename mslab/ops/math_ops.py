@@ -6,7 +6,7 @@ Binary ops broadcast like numpy; their bprop sums each gradient back to its inpu
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, broadcast_shape, sum_to
 
 __all__ = [
@@ -107,7 +107,7 @@ class Sub(_Binary):
     def bprop(self, x, y, out, dout, needs):
         # Negate after summing a broadcast y down (bit for bit the same numbers, as rounding is symmetric): a
         # per-channel mean subtracted from a batch of images negates C numbers, not the whole batch.
-        return (sum_to(dout, x.shape) if needs[0] else None), (F.neg(sum_to(dout, y.shape)) if needs[1] else None)
+        return (sum_to(dout, x.shape) if needs[0] else None), (op_table.neg(sum_to(dout, y.shape)) if needs[1] else None)
 
 
 class Mul(_Binary):
@@ -117,8 +117,8 @@ class Mul(_Binary):
         return np.multiply(x, y)
 
     def bprop(self, x, y, out, dout, needs):
-        return (sum_to(F.mul(dout, y), x.shape) if needs[0] else None,
-                sum_to(F.mul(dout, x), y.shape) if needs[1] else None)
+        return (sum_to(op_table.mul(dout, y), x.shape) if needs[0] else None,
+                sum_to(op_table.mul(dout, x), y.shape) if needs[1] else None)
 
 
 class RealDiv(_Binary):
@@ -134,8 +134,8 @@ class RealDiv(_Binary):
         return np.true_divide(x, y)
 
     def bprop(self, x, y, out, dout, needs):
-        dx = F.div(dout, y)
-        dy = F.neg(sum_to(F.mul(dx, out), y.shape)) if needs[1] else None  # negated once summed, as Sub does
+        dx = op_table.div(dout, y)
+        dy = op_table.neg(sum_to(op_table.mul(dx, out), y.shape)) if needs[1] else None  # negated once summed, as Sub does
         return (sum_to(dx, x.shape) if needs[0] else None), dy
 
 
@@ -163,7 +163,7 @@ class FloorDiv(_Binary):
         return _int_by_zero(x, y, out, lambda x, info: np.where(x > 0, info.max, np.where(x < 0, info.min, 0)))
 
     def bprop(self, x, y, out, dout, needs):
-        return F.zeros_like(x), F.zeros_like(y)
+        return op_table.zeros_like(x), op_table.zeros_like(y)
 
 
 class FloorMod(_Binary):
@@ -176,7 +176,7 @@ class FloorMod(_Binary):
         return _int_by_zero(x, y, out, lambda x, info: info.min if info.bits >= 32 and info.min < 0 else 0)
 
     def bprop(self, x, y, out, dout, needs):
-        return sum_to(dout, x.shape), sum_to(F.neg(F.mul(dout, F.floor_div(x, y))), y.shape)
+        return sum_to(dout, x.shape), sum_to(op_table.neg(op_table.mul(dout, op_table.floor_div(x, y))), y.shape)
 
 
 class Pow(_Binary):
@@ -186,9 +186,9 @@ class Pow(_Binary):
         return np.power(x, y)
 
     def bprop(self, x, y, out, dout, needs):
-        dx = F.mul(dout, F.mul(y, F.pow(x, F.sub(y, 1))))
-        safe_log = F.select(F.greater(x, 0), F.log(F.maximum(x, 1e-30)), F.zeros_like(x))
-        dy = F.mul(dout, F.mul(out, safe_log))
+        dx = op_table.mul(dout, op_table.mul(y, op_table.pow(x, op_table.sub(y, 1))))
+        safe_log = op_table.select(op_table.greater(x, 0), op_table.log(op_table.maximum(x, 1e-30)), op_table.zeros_like(x))
+        dy = op_table.mul(dout, op_table.mul(out, safe_log))
         return sum_to(dx, x.shape), sum_to(dy, y.shape)
 
 
@@ -199,9 +199,9 @@ class Maximum(_Binary):
         return np.maximum(x, y)
 
     def bprop(self, x, y, out, dout, needs):
-        pick_x = F.greater_equal(x, y)
-        zeros = F.zeros_like(dout)
-        return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
+        pick_x = op_table.greater_equal(x, y)
+        zeros = op_table.zeros_like(dout)
+        return sum_to(op_table.select(pick_x, dout, zeros), x.shape), sum_to(op_table.select(pick_x, zeros, dout), y.shape)
 
 
 class Minimum(_Binary):
@@ -211,9 +211,9 @@ class Minimum(_Binary):
         return np.minimum(x, y)
 
     def bprop(self, x, y, out, dout, needs):
-        pick_x = F.less_equal(x, y)
-        zeros = F.zeros_like(dout)
-        return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
+        pick_x = op_table.less_equal(x, y)
+        zeros = op_table.zeros_like(dout)
+        return sum_to(op_table.select(pick_x, dout, zeros), x.shape), sum_to(op_table.select(pick_x, zeros, dout), y.shape)
 
 
 # ---- comparisons (boolean results, no gradient) --------------------------------------------
@@ -224,7 +224,7 @@ class _Compare(_Binary):
         return broadcast_shape(self, x.shape, y.shape), np.dtype(np.bool_)
 
     def bprop(self, x, y, out, dout, needs):
-        return F.zeros_like(x), F.zeros_like(y)
+        return op_table.zeros_like(x), op_table.zeros_like(y)
 
 
 class Equal(_Compare):
@@ -319,4 +319,4 @@ clamp = clip
 __all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum", "equal",
             "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
             "clip_by_value", "addn", "clip", "clamp"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ Convolution and pooling are in ``conv_ops`` (re-exported here, so ``nn_ops.X`` n
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, check_same_dtype, hashable, instance, normalize_axis
 
 __all__ = [
@@ -65,8 +65,8 @@ class Softmax(_SoftmaxBase):
         return e / e.sum(axis=self._axes(x.ndim), keepdims=True)
 
     def bprop(self, x, out, dout, needs):
-        s = F.reduce_sum(F.mul(dout, out), self._axes(len(x.shape)), True)
-        return (F.mul(out, F.sub(dout, s)),)
+        s = op_table.reduce_sum(op_table.mul(dout, out), self._axes(len(x.shape)), True)
+        return (op_table.mul(out, op_table.sub(dout, s)),)
 
 
 class LogSoftmax(_SoftmaxBase):
@@ -81,7 +81,7 @@ class LogSoftmax(_SoftmaxBase):
         return s - np.log(np.exp(s).sum(axis=axes, keepdims=True))
 
     def bprop(self, x, out, dout, needs):
-        return (F.sub(dout, F.mul(F.exp(out), F.reduce_sum(dout, self._axes(len(x.shape)), True))),)
+        return (op_table.sub(dout, op_table.mul(op_table.exp(out), op_table.reduce_sum(dout, self._axes(len(x.shape)), True))),)
 
 
 def _log_softmax(x):
@@ -124,7 +124,7 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         return loss
 
     def bprop(self, logits, labels, out, dout, needs):
-        return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), F.zeros_like(labels)
+        return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), op_table.zeros_like(labels)
 
 
 class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
@@ -144,10 +144,10 @@ class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
 
     def bprop(self, logits, labels, dout, out, g, needs):
         s = instance(Softmax, -1)(logits)
-        gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
-        dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
-        ddout = F.reduce_sum(F.mul(g, F.sub(s, labels)), -1, False)
-        return dlogits, F.neg(gd), ddout
+        gd = op_table.mul(g, op_table.reshape(dout, (dout.shape[0], 1)))
+        dlogits = op_table.mul(s, op_table.sub(gd, op_table.reduce_sum(op_table.mul(gd, s), -1, True)))
+        ddout = op_table.reduce_sum(op_table.mul(g, op_table.sub(s, labels)), -1, False)
+        return dlogits, op_table.neg(gd), ddout
 
 
 def _check_sparse(prim, logits, labels):
@@ -223,9 +223,9 @@ class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
 
     def bprop(self, logits, labels, dout, out, g, needs):
         s = instance(Softmax, -1)(logits)
-        gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
-        dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
-        ddout = F.reduce_sum(F.mul(g, self(logits, labels, F.ones_like(dout))), -1, False)
+        gd = op_table.mul(g, op_table.reshape(dout, (dout.shape[0], 1)))
+        dlogits = op_table.mul(s, op_table.sub(gd, op_table.reduce_sum(op_table.mul(gd, s), -1, True)))
+        ddout = op_table.reduce_sum(op_table.mul(g, self(logits, labels, op_table.ones_like(dout))), -1, False)
         return dlogits, None, ddout
 
 
@@ -289,7 +289,7 @@ class BiasAddGrad(Primitive):
         return lambda dout: np.add.reduce(dout, axis=axes, dtype=dt)
 
     def bprop(self, dout, out, g, needs):
-        return (F.broadcast_to(F.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
+        return (op_table.broadcast_to(op_table.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
 
 
 # ---- dropout ---------------------------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ class DropoutGenMask(Primitive):
         return keep.astype(x.dtype) * x.dtype.type(1.0 / self.keep_prob)
 
     def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+        return (op_table.zeros_like(x),)
 
 
 class Dropout(Primitive):
@@ -345,7 +345,7 @@ class Dropout(Primitive):
         self._gen = DropoutGenMask(self.keep_prob, Seed0, Seed1)
 
     def __call__(self, x):
-        return F.mul(x, self._gen(x))
+        return op_table.mul(x, self._gen(x))
 
     def infer(self, x):
         return self._gen.infer(x)
@@ -371,7 +371,7 @@ class L2Loss(Primitive):
         return np.asarray(np.sum(np.square(x), dtype=x.dtype) / x.dtype.type(2), x.dtype)
 
     def bprop(self, x, out, dout, needs):
-        return (F.mul(x, dout),)
+        return (op_table.mul(x, dout),)
 
 
 # ---- functional forms (MindSpore 2.x's ``mindspore.ops`` signatures) ------------------------------------
@@ -413,7 +413,7 @@ def dropout(input, p=0.5, training=True, seed=None, *, keep_prob=None):
         keep_prob = 1.0 - float(p)
     if not training or keep_prob == 1.0:
         return input
-    return F.mul(input, instance(DropoutGenMask, keep_prob=float(keep_prob))(input))
+    return op_table.mul(input, instance(DropoutGenMask, keep_prob=float(keep_prob))(input))
 
 
 def l2_loss(x):
@@ -423,4 +423,4 @@ def l2_loss(x):
 
 __all__ += ["softmax", "log_softmax", "softmax_cross_entropy", "sparse_softmax_cross_entropy", "bias_add", "dropout",
             "l2_loss"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -4,7 +4,7 @@ Each backward is a primitive of its own (``MaxPoolGrad``, ``AvgPoolGrad``), as i
 backward graph shows them as nodes. The numpy kernels (strided windows) live in ``conv_kernels``; the
 geometry (padding, output size) is worked out once per node at compile time.
 """
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops import conv_kernels as K
 from mslab.ops.primitive import Primitive, check_float, hashable, instance
 from mslab.ops.unary_ops import ReluGrad, keep_where
@@ -215,4 +215,4 @@ def avg_pool2d(x, kernel_size=1, stride=1, padding=0, pad_mode="valid"):
 
 
 __all__ += ["max_pool2d", "avg_pool2d"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

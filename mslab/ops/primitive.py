@@ -19,7 +19,7 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError, OpError, OpTypeError
 from mslab.core.fp_warnings import quiet_kernels
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
 
@@ -170,7 +170,7 @@ def to_mixed_precision(args, dtype, casts):
         if isinstance(a, Tensor) and a._np_dtype.kind == "f" and a._np_dtype != dtype:
             hit = casts.get(id(a))
             if hit is None or hit[0] is not a:
-                hit = casts[id(a)] = (a, F.cast(a, dtype))  # keeps ``a`` alive, so its id is not reused
+                hit = casts[id(a)] = (a, op_table.cast(a, dtype))  # keeps ``a`` alive, so its id is not reused
             a = hit[1]
         out.append(a)
     return tuple(out)
@@ -240,7 +240,7 @@ def lift_scalars(args, n):
         a = args[i]
         if isinstance(a, Tensor):
             if ref is not None and a._np_dtype != ref:
-                out[i] = F.cast(a, ref)
+                out[i] = op_table.cast(a, ref)
         elif isinstance(a, np.ndarray):
             out[i] = Tensor._wrap(a.astype(ref) if ref is not None else a)
         elif isinstance(a, (int, float, bool, np.number, np.bool_)):
@@ -324,8 +324,8 @@ def sum_to(g, shape):
         return g
     lead = len(g.shape) - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
-    r = F.reduce_sum(g, axes, False) if axes else g
-    return F.reshape(r, shape) if tuple(r.shape) != shape else r
+    r = op_table.reduce_sum(g, axes, False) if axes else g
+    return op_table.reshape(r, shape) if tuple(r.shape) != shape else r
 
 
 _instances = {}

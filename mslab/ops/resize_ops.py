@@ -17,7 +17,7 @@ MindSpore 2.10's CPU kernels (observed; see tests/test_api_randimg_resize.py).
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, check_float, hashable, instance
 
@@ -339,4 +339,4 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002 - MindSpore's argumen
 
 
 __all__ += ["adaptive_avg_pool2d"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -10,7 +10,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
@@ -79,7 +79,7 @@ class ScatterNd(Primitive):
         return out
 
     def bprop(self, indices, updates, shape, out, dout, needs):
-        return None, F.gather_nd(dout, indices), None
+        return None, op_table.gather_nd(dout, indices), None
 
 
 class ScatterNdUpdate(Primitive):
@@ -112,7 +112,7 @@ class ScatterNdUpdate(Primitive):
         return input_x
 
     def bprop(self, input_x, indices, updates, out, dout, needs):
-        return None, None, F.gather_nd(dout, indices)
+        return None, None, op_table.gather_nd(dout, indices)
 
 
 class UnsortedSegmentSum(Primitive):
@@ -154,10 +154,10 @@ class UnsortedSegmentSum(Primitive):
         return out
 
     def bprop(self, x, ids, num, out, dout, needs):
-        rows = F.gather(dout, F.maximum(ids, F.scalar_to_tensor(0, ids.dtype)), 0)
-        kept = F.cast(F.greater_equal(ids, F.scalar_to_tensor(0, ids.dtype)), dout.dtype)
-        kept = F.reshape(kept, tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
-        return F.mul(rows, kept), None, None
+        rows = op_table.gather(dout, op_table.maximum(ids, op_table.scalar_to_tensor(0, ids.dtype)), 0)
+        kept = op_table.cast(op_table.greater_equal(ids, op_table.scalar_to_tensor(0, ids.dtype)), dout.dtype)
+        kept = op_table.reshape(kept, tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
+        return op_table.mul(rows, kept), None, None
 
 
 class _UniqueValues(Primitive):
@@ -203,7 +203,7 @@ class _UniqueIndex(_UniqueValues):
         return rank[inverse].reshape(x.shape).astype(np.int64 if x.dtype == np.int64 else np.int32)
 
     def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+        return (op_table.zeros_like(x),)
 
 
 class Unique:
@@ -251,4 +251,4 @@ def unique(input):  # noqa: A002 - MindSpore's argument name
 
 
 __all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unique"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

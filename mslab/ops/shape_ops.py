@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, check_same_dtype, instance, sum_to
 
@@ -65,7 +65,7 @@ class Reshape(Primitive):
         return lambda x: np.reshape(x, shape).copy()
 
     def bprop(self, x, shape, out, dout, needs):
-        return F.reshape(dout, x.shape), None
+        return op_table.reshape(dout, x.shape), None
 
 
 
@@ -134,7 +134,7 @@ class Transpose(Primitive):
     def bprop(self, x, perm, out, dout, needs):
         perm = self._perm(x, perm)
         inverse = tuple(int(i) for i in np.argsort(perm))
-        return F.transpose(dout, inverse), None
+        return op_table.transpose(dout, inverse), None
 
 
 class ExpandDims(Primitive):
@@ -152,7 +152,7 @@ class ExpandDims(Primitive):
         return np.expand_dims(x, _check_axis(axis, x.ndim + 1)).copy()
 
     def bprop(self, x, axis, out, dout, needs):
-        return F.reshape(dout, x.shape), None
+        return op_table.reshape(dout, x.shape), None
 
 
 class Squeeze(Primitive):
@@ -188,7 +188,7 @@ class Squeeze(Primitive):
         return np.squeeze(x, self._axes(x.shape)).copy()
 
     def bprop(self, x, out, dout, needs):
-        return (F.reshape(dout, x.shape),)
+        return (op_table.reshape(dout, x.shape),)
 
 
 class Flatten(Primitive):
@@ -205,7 +205,7 @@ class Flatten(Primitive):
         return np.reshape(x, self.infer(x)[0]).copy()
 
     def bprop(self, x, out, dout, needs):
-        return (F.reshape(dout, x.shape),)
+        return (op_table.reshape(dout, x.shape),)
 
 
 class Tile(Primitive):
@@ -242,8 +242,8 @@ class Tile(Primitive):
     def bprop(self, x, multiples, out, dout, needs):
         padded = self._padded(x, multiples)
         split = tuple(d for m, s in zip(multiples, padded) for d in (m, s))
-        g = F.reduce_sum(F.reshape(dout, split), tuple(range(0, len(split), 2)), False)
-        return F.reshape(g, x.shape), None
+        g = op_table.reduce_sum(op_table.reshape(dout, split), tuple(range(0, len(split), 2)), False)
+        return op_table.reshape(g, x.shape), None
 
 
 # ---- joining and splitting ------------------------------------------------------------------------
@@ -294,7 +294,7 @@ class Concat(_Join):
         grads, start = [], 0
         for x in xs:
             n = x.shape[axis]
-            grads.append(F.getitem(dout, (slice(None),) * axis + (slice(start, start + n),)))
+            grads.append(op_table.getitem(dout, (slice(None),) * axis + (slice(start, start + n),)))
             start += n
         return tuple(grads)
 
@@ -318,7 +318,7 @@ class Stack(_Join):
     def bprop(self, *args, needs):
         xs, dout = args[:-2], args[-1]
         axis = self.axis % len(dout.shape)
-        return tuple(F.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
+        return tuple(op_table.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
 
 
 class Split:
@@ -337,7 +337,7 @@ class Split:
         if n < 1 or size % n:
             raise ValueError(f"Split: axis {self.axis} of shape {tuple(x.shape)} has size {size}, "
                              f"which cannot be split into {n} equal parts")
-        return F.split(x, size // n, self.axis)
+        return op_table.split(x, size // n, self.axis)
 
     def __repr__(self):
         return f"Split(axis={self.axis}, output_num={self.output_num})"
@@ -427,7 +427,7 @@ def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
     ax = axis % len(tensor.shape)
     out, start = [], 0
     for n in sizes:
-        out.append(F.getitem(tensor, (slice(None),) * ax + (slice(start, start + n),)))
+        out.append(op_table.getitem(tensor, (slice(None),) * ax + (slice(start, start + n),)))
         start += n
     return tuple(out)
 
@@ -457,4 +457,4 @@ def tile(x, multiples):
 
 __all__ += ["reshape", "broadcast_to", "transpose", "expand_dims", "squeeze", "flatten", "concat", "cat", "stack",
             "split", "tile", "chunk", "swapaxes"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

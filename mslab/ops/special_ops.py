@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, instance
 
 __all__ = ["Erf", "Softplus"]
@@ -34,7 +34,7 @@ class Softplus(_Smooth):
         return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
 
     def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.sigmoid(x)),)
+        return (op_table.mul(dout, op_table.sigmoid(x)),)
 
 
 class Erf(_Smooth):
@@ -44,7 +44,7 @@ class Erf(_Smooth):
         return np.asarray(_erf(x), x.dtype)
 
     def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(F.exp(F.neg(F.square(x))), 2.0 / math.sqrt(math.pi))),)
+        return (op_table.mul(dout, op_table.mul(op_table.exp(op_table.neg(op_table.square(x))), 2.0 / math.sqrt(math.pi))),)
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
@@ -54,9 +54,9 @@ def softplus(input, beta=1, threshold=20):  # noqa: A002 - MindSpore's argument 
         scaled = input
         smooth = instance(Softplus)(input)
     else:
-        scaled = F.mul(input, float(beta))
-        smooth = F.div(instance(Softplus)(scaled), float(beta))
-    return F.select(F.greater(scaled, float(threshold)), input, smooth)
+        scaled = op_table.mul(input, float(beta))
+        smooth = op_table.div(instance(Softplus)(scaled), float(beta))
+    return op_table.select(op_table.greater(scaled, float(threshold)), input, smooth)
 
 
 def erf(input):  # noqa: A002 - MindSpore's argument name
@@ -65,4 +65,4 @@ def erf(input):  # noqa: A002 - MindSpore's argument name
 
 
 __all__ += ["softplus", "erf"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

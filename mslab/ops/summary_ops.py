@@ -10,7 +10,7 @@ The ops pass no gradient: a summary in ``construct`` leaves the Cell's gradient 
 import numpy as np
 
 from mslab.core import state, summary_pool
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
@@ -56,4 +56,4 @@ class HistogramSummary(_Summary):
     """``HistogramSummary()(name, x)``: a tensor's values, to be binned (the "histogram" plugin)."""
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -5,7 +5,7 @@ written with mslab ops (``exp``'s is its own output, ``log``'s is ``1 / x``, ReL
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float
 
 __all__ = [
@@ -44,7 +44,7 @@ class _Unary(Primitive):
 class Neg(_Unary):
     """-x.  d/dx = -dout."""
     def compute(self, x): return np.negative(x)
-    def bprop(self, x, out, dout, needs): return (F.neg(dout),)
+    def bprop(self, x, out, dout, needs): return (op_table.neg(dout),)
 
 
 class LogicalNot(_Unary):
@@ -52,35 +52,35 @@ class LogicalNot(_Unary):
     differentiable = False
     def infer(self, x): return x.shape, np.dtype(np.bool_)
     def compute(self, x): return np.logical_not(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (op_table.zeros_like(x),)
 
 
 class Exp(_Unary):
     """e**x.  d/dx = dout * out."""
     floats_only = True
     def compute(self, x): return np.exp(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, out),)
+    def bprop(self, x, out, dout, needs): return (op_table.mul(dout, out),)
 
 
 class Log(_Unary):
     """ln x.  d/dx = dout / x."""
     floats_only = True
     def compute(self, x): return np.log(x)
-    def bprop(self, x, out, dout, needs): return (F.div(dout, x),)
+    def bprop(self, x, out, dout, needs): return (op_table.div(dout, x),)
 
 
 class Sin(_Unary):
     """sin x.  d/dx = dout * cos x."""
     floats_only = True
     def compute(self, x): return np.sin(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.cos(x)),)
+    def bprop(self, x, out, dout, needs): return (op_table.mul(dout, op_table.cos(x)),)
 
 
 class Cos(_Unary):
     """cos x.  d/dx = -dout * sin x."""
     floats_only = True
     def compute(self, x): return np.cos(x)
-    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.sin(x))),)
+    def bprop(self, x, out, dout, needs): return (op_table.neg(op_table.mul(dout, op_table.sin(x))),)
 
 
 class Sqrt(_Unary):
@@ -88,14 +88,14 @@ class Sqrt(_Unary):
     def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
     def compute(self, x): return np.sqrt(x if x.dtype.kind == "f" else x.astype(np.float32))
     def bprop(self, x, out, dout, needs):
-        return (F.div(dout, F.mul(out, 2.0)),)
+        return (op_table.div(dout, op_table.mul(out, 2.0)),)
 
 
 class Reciprocal(_Unary):
     """1 / x (``P.Reciprocal``).  d/dx = -dout * out * out.  Integers give float32, as in MindSpore 2.10."""
     def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
     def compute(self, x): return np.reciprocal(x if x.dtype.kind == "f" else x.astype(np.float32))
-    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.mul(out, out))),)
+    def bprop(self, x, out, dout, needs): return (op_table.neg(op_table.mul(dout, op_table.mul(out, out))),)
 
 
 class Rsqrt(_Unary):
@@ -104,27 +104,27 @@ class Rsqrt(_Unary):
     def compute(self, x):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.reciprocal(np.sqrt(x))
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.mul(F.mul(out, F.mul(out, out)), -0.5)),)
+    def bprop(self, x, out, dout, needs): return (op_table.mul(dout, op_table.mul(op_table.mul(out, op_table.mul(out, out)), -0.5)),)
 
 
 class Square(_Unary):
     """x * x.  d/dx = 2 * x * dout."""
     def compute(self, x): return np.square(x)
     def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(x, 2.0)),)
+        return (op_table.mul(dout, op_table.mul(x, 2.0)),)
 
 
 class Abs(_Unary):
     """|x|.  d/dx = sign(x) * dout (0 at 0)."""
     def compute(self, x): return np.abs(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.sign(x)),)
+    def bprop(self, x, out, dout, needs): return (op_table.mul(dout, op_table.sign(x)),)
 
 
 class Sign(_Unary):
     """sign(x) in {-1, 0, 1}; zero gradient."""
     differentiable = False
     def compute(self, x): return np.sign(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (op_table.zeros_like(x),)
 
 
 class Floor(_Unary):
@@ -132,7 +132,7 @@ class Floor(_Unary):
     differentiable = False
     floats_only = True
     def compute(self, x): return np.floor(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (op_table.zeros_like(x),)
 
 
 class Round(_Unary):
@@ -140,7 +140,7 @@ class Round(_Unary):
     gradient. Integer inputs come back unchanged."""
     differentiable = False
     def compute(self, x): return np.round(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout, needs): return (op_table.zeros_like(x),)
 
 
 class Tanh(_Unary):
@@ -148,7 +148,7 @@ class Tanh(_Unary):
     floats_only = True
     def compute(self, x): return np.tanh(x)
     def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.sub(1.0, F.square(out))),)
+        return (op_table.mul(dout, op_table.sub(1.0, op_table.square(out))),)
 
 
 class Sigmoid(_Unary):
@@ -165,7 +165,7 @@ class Sigmoid(_Unary):
         return out
 
     def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(out, F.sub(1.0, out))),)
+        return (op_table.mul(dout, op_table.mul(out, op_table.sub(1.0, out))),)
 
 
 class ReLU(_Unary):
@@ -177,7 +177,7 @@ class ReLU(_Unary):
         return np.maximum(x, 0).astype(x.dtype, copy=False)
 
     def bprop(self, x, out, dout, needs):
-        return (F.relu_grad(dout, out),)
+        return (op_table.relu_grad(dout, out),)
 
 
 _ZEROS = {}
@@ -203,7 +203,7 @@ class ReluGrad(Primitive):
         return keep_where(out > 0, dout)
 
     def bprop(self, dout, out, o, d, needs):
-        return F.relu_grad(d, out), F.zeros_like(out)
+        return op_table.relu_grad(d, out), op_table.zeros_like(out)
 
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -259,4 +259,4 @@ def round(input, *, decimals=0):  # noqa: A001, A002 - MindSpore's names
 
 __all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "rsqrt",
             "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "round"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)
