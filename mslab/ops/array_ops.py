@@ -9,7 +9,7 @@ from mslab.core import dtype as mstype
 from mslab.core import pytree
 from mslab.core.op_registry import op_table
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to, write_in_place
+from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, write_in_place
 
 __all__ = [
     "Assign",
@@ -50,10 +50,10 @@ class Cast(Primitive):
     def compute(self, x, dtype):
         return x.astype(dtype)
 
-    def bprop(self, x, dtype, out, dout, needs):
+    def bprop(self, x, dtype, out, dout):
         if x.dtype.is_float:
-            return op_table.cast(dout, x.dtype), None
-        return op_table.zeros_like(x), None
+            return cast(dout, x.dtype), None
+        return zeros_like(x), None
 
 
 class ZerosLike(Primitive):
@@ -68,7 +68,7 @@ class ZerosLike(Primitive):
     def compute(self, x):
         return np.zeros(x.shape, x.dtype)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (op_table.zeros_like(x),)
 
 
@@ -100,8 +100,9 @@ class Fill(Primitive):
     def compute(self, dtype, shape, value):
         return np.full(shape, value, dtype)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class Shape:
@@ -119,7 +120,7 @@ class DType:
 
 
 class Select(Primitive):
-    """Where ``cond`` is true take x, else y (``ops.Select``).  Gradients follow the same choice."""
+    """Where ``cond`` is true take x, else y (``ops.Select``).  d/dx = select(cond, dout, 0), d/dy = select(cond, 0, dout)."""
 
     n_tensors = 3
 
@@ -136,10 +137,9 @@ class Select(Primitive):
     def compute(self, cond, x, y):
         return np.where(cond, x, y)
 
-    def bprop(self, cond, x, y, out, dout, needs):
-        zeros = op_table.zeros_like(dout)
-        return (op_table.zeros_like(cond), sum_to(op_table.select(cond, dout, zeros), x.shape),
-                sum_to(op_table.select(cond, zeros, dout), y.shape))
+    def bprop(self, cond, x, y, out, dout):
+        zeros = zeros_like(dout)
+        return zeros_like(cond), select(cond, dout, zeros), select(cond, zeros, dout)
 
 
 class Depend(Primitive):
@@ -156,9 +156,9 @@ class Depend(Primitive):
     def compute(self, value, *effects):
         return value
 
-    def bprop(self, value, *rest, needs):
-        dout = rest[-1]
-        return (dout,) + tuple(op_table.zeros_like(e) for e in rest[:-2])
+    def bprop(self, value, *rest):
+        *effects, out, dout = rest
+        return (dout, *(zeros_like(e) for e in effects))
 
 
 class Assign(Primitive):
@@ -189,7 +189,7 @@ class Assign(Primitive):
         write_in_place(variable, value)
         return variable
 
-    def bprop(self, variable, value, out, dout, needs):
+    def bprop(self, variable, value, out, dout):
         return None, None
 
 
@@ -221,7 +221,7 @@ class Zeros(Primitive):
     def compute(self, shape, dtype):
         return np.full(shape, self._value, dtype)
 
-    def bprop(self, shape, dtype, out, dout, needs):
+    def bprop(self, shape, dtype, out, dout):
         return None, None
 
 
@@ -242,7 +242,7 @@ class Identity(Primitive):
     def compute(self, x):
         return x.copy()
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (dout,)
 
 
@@ -251,7 +251,7 @@ class StopGradient(Identity):
 
     differentiable = False
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (op_table.zeros_like(x),)
 
 
@@ -277,7 +277,7 @@ class ScalarToTensor(Primitive):
     def compute(self, value, dtype):
         return np.array(value, dtype)
 
-    def bprop(self, value, dtype, out, dout, needs):
+    def bprop(self, value, dtype, out, dout):
         return None, None
 
 
@@ -309,7 +309,7 @@ class TupleToArray(Primitive):
     def compute(self, values, dtype):
         return np.array(values, dtype)
 
-    def bprop(self, values, dtype, out, dout, needs):
+    def bprop(self, values, dtype, out, dout):
         return None, None
 
 

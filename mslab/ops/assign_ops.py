@@ -39,7 +39,7 @@ class AssignAdd(Assign):
         np.add(variable, value, out=variable, casting="unsafe")
         return variable
 
-    def bprop(self, variable, value, out, dout, needs):
+    def bprop(self, variable, value, out, dout):
         return dout, op_table.cast(dout, value.dtype) if value.dtype != dout.dtype else dout
 
 

@@ -101,8 +101,8 @@ class Conv2D(_ConvBase):
         (pads, out_hw), stride, dilation = self._geometry(tuple(ins[0].shape)), self.stride, self.dilation
         return lambda x, w: K.conv2d(x, w, stride, dilation, pads, out_hw)
 
-    def bprop(self, x, w, out, dout, needs):
-        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None  # not for the images
+    def bprop(self, x, w, out, dout, needs):  # needs: no gradient for the images (a whole convolution)
+        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None
         dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w)) if needs[1] else None
         return dx, dw
 
@@ -149,8 +149,10 @@ class Conv2DBackpropInput(_ConvBase):
         (pads, _), stride, dilation = self._geometry(tuple(ins[2])), self.stride, self.dilation
         return lambda dout, w, x: K.conv2d_grads(dout, x, w, stride, dilation, pads)
 
-    def bprop(self, dout, w, input_size, out, g, needs):
-        return self._sibling(Conv2D)(g, w), self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)), None
+    def bprop(self, dout, w, input_size, out, g, needs):  # needs: each gradient is a whole convolution
+        d_dout = self._sibling(Conv2D)(g, w) if needs[0] else None
+        dw = self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)) if needs[1] else None
+        return d_dout, dw, None
 
 
 class Conv2DBackpropFilter(_ConvBase):
@@ -186,8 +188,10 @@ class Conv2DBackpropFilter(_ConvBase):
         (pads, _), stride, dilation = self._geometry(tuple(ins[1].shape)), self.stride, self.dilation
         return lambda dout, x: K.conv2d_filter_grad(dout, x, size, stride, dilation, pads)
 
-    def bprop(self, dout, x, filter_size, out, g, needs):
-        return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
+    def bprop(self, dout, x, filter_size, out, g, needs):  # needs: each gradient is a whole convolution
+        d_dout = self._sibling(Conv2D)(x, g) if needs[0] else None
+        dx = self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)) if needs[1] else None
+        return d_dout, dx, None
 
 
 class Conv2DTranspose(Conv2DBackpropInput):

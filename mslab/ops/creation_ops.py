@@ -43,7 +43,7 @@ class Eye(Primitive):
     def compute(self, n, m, dtype):
         return np.eye(n, m, dtype=dtype)
 
-    def bprop(self, n, m, dtype, out, dout, needs):
+    def bprop(self, n, m, dtype, out, dout):
         return None, None, None
 
 

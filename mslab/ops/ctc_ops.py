@@ -166,9 +166,9 @@ class CTCLossValue(Primitive):
     def compute(self, x, indices, values, seq_len):
         return self._run(x, indices, values, seq_len)[0].astype(x.dtype)
 
-    def bprop(self, x, indices, values, seq_len, out, dout, needs):
+    def bprop(self, x, indices, values, seq_len, out, dout):
         grad = instance(CTCLossGradient, **self.attrs)(x, indices, values, seq_len)
-        return op_table.mul(grad, op_table.reshape(dout, (1, -1, 1))), None, None, None
+        return grad * dout.reshape((1, -1, 1)), None, None, None
 
 
 class CTCLossGradient(CTCLossValue):
@@ -183,8 +183,9 @@ class CTCLossGradient(CTCLossValue):
     def compute(self, x, indices, values, seq_len):
         return self._run(x, indices, values, seq_len)[1].astype(x.dtype)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class CTCLoss(CTCLossValue):
@@ -197,7 +198,7 @@ class CTCLoss(CTCLossValue):
         return (instance(CTCLossValue, **self.attrs)(x, indices, values, seq_len),
                 instance(CTCLossGradient, **self.attrs)(x, indices, values, seq_len))
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         raise NotImplementedError("CTCLoss is recorded as CTCLossValue and CTCLossGradient; it is never a node itself")
 
 

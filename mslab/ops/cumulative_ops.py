@@ -45,7 +45,7 @@ class CumSum(Primitive):
             out = np.concatenate([first, np.delete(out, -1, ax)], ax)
         return np.flip(out, ax).copy() if self.reverse else out
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         return instance(CumSum, self.exclusive, not self.reverse)(dout, axis), None
 
 
@@ -62,7 +62,7 @@ class CumProd(CumSum):
     _running = staticmethod(np.cumprod)
     _identity = 1
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         shape = tuple(x.shape)
         if not shape:
             return (op_table.zeros_like(x) if self.exclusive else dout), None
@@ -74,8 +74,8 @@ class CumProd(CumSum):
         copies = op_table.select(one_out, op_table.ones_like(op_table.broadcast_to(x, (n,) + shape)), op_table.broadcast_to(x, (n,) + shape))
         others = self(copies, ax + 1)  # products over S_j without x[i]
         member = (i < k if self.exclusive else i <= k) if not self.reverse else (i > k if self.exclusive else i >= k)
-        weight = op_table.mul(op_table.mul(others, Tensor(member.reshape(at_axis).astype(x.dtype.np))), op_table.expand_dims(dout, 0))
-        grad = op_table.reduce_sum(weight, ax + 1, False)  # axis 0 holds i: move it back to ax
+        weight = others * Tensor(member.reshape(at_axis).astype(x.dtype.np)) * dout.expand_dims(0)
+        grad = weight.sum(ax + 1)  # axis 0 holds i: move it back to ax
         return op_table.transpose(grad, tuple(range(1, ax + 1)) + (0,) + tuple(range(ax + 1, len(shape)))), None
 
 

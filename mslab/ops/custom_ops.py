@@ -111,7 +111,7 @@ class Custom(Primitive):
                             f"sizes differ)")
         return result.reshape(shape)
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         if self.user_bprop is None:
             raise RuntimeError("Illegal primitive Custom's bprop not defined: give Custom(..., bprop=fn) with "
                                "fn(*inputs, out, dout) returning one gradient per input")

@@ -114,7 +114,7 @@ class BoundingBoxEncode(Primitive):
             d = np.stack([(gx - px) / pw, (gy - py) / ph, _log(gw / pw), _log(gh / ph)], axis=1)
             return ((d - np.array(self.means, d.dtype)) / np.array(self.stds, d.dtype)).astype(d.dtype)
 
-    def bprop(self, anchor_box, groundtruth_box, out, dout, needs):
+    def bprop(self, anchor_box, groundtruth_box, out, dout):
         no_bprop(self.name)
 
 
@@ -155,7 +155,7 @@ class BoundingBoxDecode(Primitive):
         height, width = t(self.max_shape[0]), t(self.max_shape[1])
         return np.clip(out, t(0), np.array([width, height, width, height], out.dtype)).astype(out.dtype)
 
-    def bprop(self, anchor_box, deltas, out, dout, needs):
+    def bprop(self, anchor_box, deltas, out, dout):
         no_bprop(self.name)
 
 
@@ -192,7 +192,7 @@ class IOU(Primitive):
         with np.errstate(divide="ignore", invalid="ignore"):
             return (overlap / union).astype(anchor_boxes.dtype)
 
-    def bprop(self, anchor_boxes, gt_boxes, out, dout, needs):
+    def bprop(self, anchor_boxes, gt_boxes, out, dout):
         return op_table.zeros_like(anchor_boxes), op_table.zeros_like(gt_boxes)
 
 
@@ -229,7 +229,7 @@ class CheckValid(Primitive):
         x0, y0, x1, y1 = bboxes.astype(np.float64).T  # the kernel compares the far edges in double
         return (x0 >= 0) & (y0 >= 0) & (x1 <= width * ratio - 1.0) & (y1 <= height * ratio - 1.0)
 
-    def bprop(self, bboxes, img_metas, out, dout, needs):
+    def bprop(self, bboxes, img_metas, out, dout):
         no_bprop(self.name)
 
 
@@ -292,7 +292,7 @@ class RandomChoiceWithMask(Primitive):
         return op_table.getitem(both, (slice(None), slice(0, rank))), op_table.cast(op_table.getitem(both, (slice(None), rank)),
                                                                      mstype.bool_)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         no_bprop(self.name)
 
 

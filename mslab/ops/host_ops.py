@@ -49,8 +49,9 @@ class PyExecute(Primitive):
                              f"when the graph was compiled; a graph value must keep its shape")
         return out.astype(self.out_dtype, copy=False)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 def host_array(result):
@@ -97,8 +98,9 @@ class Print(Primitive):
             print(graph_print_text(item) if isinstance(item, np.ndarray) else item)
         return np.zeros((), np.int32)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 def graph_print_text(arr, pynative=False):

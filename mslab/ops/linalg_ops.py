@@ -52,14 +52,14 @@ class _Pinv(Primitive):
         s_inv = np.where(s > cutoff, 1.0 / np.where(s > cutoff, s, 1.0), 0.0)
         return ((right * s_inv[..., None, :]) @ np.swapaxes(left, -1, -2)).astype(x.dtype)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         p, pt, gt = out, _t(out), _t(dout)
-        term1 = op_table.neg(op_table.matmul(op_table.matmul(pt, dout), pt))
-        k = op_table.matmul(gt, op_table.matmul(p, pt))
-        term2 = op_table.sub(k, op_table.matmul(x, op_table.matmul(p, k)))
-        low = op_table.matmul(op_table.matmul(pt, p), gt)
-        term3 = op_table.sub(low, op_table.matmul(op_table.matmul(low, p), x))
-        return (op_table.add(op_table.add(term1, term2), term3),)
+        term1 = -(pt @ dout @ pt)
+        k = gt @ (p @ pt)
+        term2 = k - x @ (p @ k)
+        low = pt @ p @ gt
+        term3 = low - low @ p @ x
+        return (term1 + term2 + term3,)
 
 
 def _tolerance(value, what):

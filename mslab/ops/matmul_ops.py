@@ -6,7 +6,7 @@ fit, so the backward graph of a Dense layer shows two MatMul nodes.
 import numpy as np
 
 from mslab.core.op_registry import op_table
-from mslab.ops.primitive import Primitive, broadcast_shape, instance, sum_to
+from mslab.ops.primitive import Primitive, broadcast_shape, instance
 
 __all__ = ["BatchMatMul", "MatMul"]
 
@@ -41,7 +41,7 @@ class MatMul(Primitive):
     def compute(self, x, y):
         return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
 
-    def bprop(self, x, y, out, dout, needs):
+    def bprop(self, x, y, out, dout, needs):  # needs: no product for a side nobody differentiates (a network input)
         ta, tb = self.transpose_a, self.transpose_b
         dx = dy = None
         if needs[0]:
@@ -78,11 +78,14 @@ class BatchMatMul(Primitive):
             y = np.swapaxes(y, -1, -2)
         return np.matmul(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
+    def bprop(self, x, y, out, dout, needs):  # needs: a frozen side skips its batched product
         ta, tb = self.transpose_a, self.transpose_b
-        dx = op_table.batch_matmul(dout, y, False, not tb) if not ta else op_table.batch_matmul(y, dout, tb, True)
-        dy = op_table.batch_matmul(x, dout, not ta, False) if not tb else op_table.batch_matmul(dout, x, True, ta)
-        return sum_to(dx, x.shape), sum_to(dy, y.shape)
+        dx = dy = None
+        if needs[0]:
+            dx = batch_matmul(dout, y, False, not tb) if not ta else batch_matmul(y, dout, tb, True)
+        if needs[1]:
+            dy = batch_matmul(x, dout, not ta, False) if not tb else batch_matmul(dout, x, True, ta)
+        return dx, dy
 
 
 # ---- functional forms ---------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ class NMSSort(Primitive):
     def compute(self, bboxes):
         return bboxes[bitonic_order(bboxes[:, 4])]
 
-    def bprop(self, bboxes, out, dout, needs):
+    def bprop(self, bboxes, out, dout):
         no_bprop("NMSWithMask")
 
 
@@ -96,7 +96,7 @@ class NMSMask(Primitive):
                 keep &= ~(overlaps[i] & later[i])
         return keep
 
-    def bprop(self, boxes, out, dout, needs):
+    def bprop(self, boxes, out, dout):
         return (None,)
 
 

@@ -64,9 +64,9 @@ class Softmax(_SoftmaxBase):
         e = np.exp(_shifted(x, self._axes(x.ndim)))
         return e / e.sum(axis=self._axes(x.ndim), keepdims=True)
 
-    def bprop(self, x, out, dout, needs):
-        s = op_table.reduce_sum(op_table.mul(dout, out), self._axes(len(x.shape)), True)
-        return (op_table.mul(out, op_table.sub(dout, s)),)
+    def bprop(self, x, out, dout):
+        s = (dout * out).sum(self._axes(len(x.shape)), keepdims=True)
+        return (out * (dout - s),)
 
 
 class LogSoftmax(_SoftmaxBase):
@@ -80,8 +80,8 @@ class LogSoftmax(_SoftmaxBase):
         s = _shifted(x, axes)
         return s - np.log(np.exp(s).sum(axis=axes, keepdims=True))
 
-    def bprop(self, x, out, dout, needs):
-        return (op_table.sub(dout, op_table.mul(op_table.exp(out), op_table.reduce_sum(dout, self._axes(len(x.shape)), True))),)
+    def bprop(self, x, out, dout):
+        return (dout - out.exp() * dout.sum(self._axes(len(x.shape)), keepdims=True),)
 
 
 def _log_softmax(x):
@@ -123,7 +123,7 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         loss += 0.0  # -0.0 -> 0.0: a zero loss prints as 0.
         return loss
 
-    def bprop(self, logits, labels, out, dout, needs):
+    def bprop(self, logits, labels, out, dout):
         return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), op_table.zeros_like(labels)
 
 
@@ -142,12 +142,12 @@ class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
     def compute(self, logits, labels, dout):
         return (_softmax(logits) - labels) * dout[:, None]
 
-    def bprop(self, logits, labels, dout, out, g, needs):
+    def bprop(self, logits, labels, dout, out, g):
         s = instance(Softmax, -1)(logits)
-        gd = op_table.mul(g, op_table.reshape(dout, (dout.shape[0], 1)))
-        dlogits = op_table.mul(s, op_table.sub(gd, op_table.reduce_sum(op_table.mul(gd, s), -1, True)))
-        ddout = op_table.reduce_sum(op_table.mul(g, op_table.sub(s, labels)), -1, False)
-        return dlogits, op_table.neg(gd), ddout
+        gd = g * dout.reshape((dout.shape[0], 1))
+        dlogits = s * (gd - (gd * s).sum(-1, keepdims=True))
+        ddout = (g * (s - labels)).sum(-1)
+        return dlogits, -gd, ddout
 
 
 def _check_sparse(prim, logits, labels):
@@ -197,7 +197,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         loss += 0.0  # no -0.0
         return loss
 
-    def bprop(self, logits, labels, out, dout, needs):
+    def bprop(self, logits, labels, out, dout):
         if self.is_grad:
             raise NotImplementedError("SparseSoftmaxCrossEntropyWithLogits(is_grad=True) returns a gradient and "
                                       "has no bprop of its own; differentiate the is_grad=False form instead")
@@ -221,11 +221,11 @@ class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
         g[np.arange(logits.shape[0]), labels] -= 1
         return g * dout[:, None]
 
-    def bprop(self, logits, labels, dout, out, g, needs):
+    def bprop(self, logits, labels, dout, out, g):
         s = instance(Softmax, -1)(logits)
-        gd = op_table.mul(g, op_table.reshape(dout, (dout.shape[0], 1)))
-        dlogits = op_table.mul(s, op_table.sub(gd, op_table.reduce_sum(op_table.mul(gd, s), -1, True)))
-        ddout = op_table.reduce_sum(op_table.mul(g, self(logits, labels, op_table.ones_like(dout))), -1, False)
+        gd = g * dout.reshape((dout.shape[0], 1))
+        dlogits = s * (gd - (gd * s).sum(-1, keepdims=True))
+        ddout = (g * self(logits, labels, op_table.ones_like(dout))).sum(-1)
         return dlogits, None, ddout
 
 
@@ -263,8 +263,8 @@ class BiasAdd(Primitive):
         shape = _channel_shape(ins[1].shape[0], len(ins[0].shape))
         return lambda x, b: x + b.reshape(shape)
 
-    def bprop(self, x, b, out, dout, needs):
-        return dout, (instance(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
+    def bprop(self, x, b, out, dout):
+        return dout, instance(BiasAddGrad, self.data_format)(dout)
 
 
 class BiasAddGrad(Primitive):
@@ -288,8 +288,8 @@ class BiasAddGrad(Primitive):
         axes, dt = (0,) + tuple(range(2, len(ins[0].shape))), ins[0].dtype
         return lambda dout: np.add.reduce(dout, axis=axes, dtype=dt)
 
-    def bprop(self, dout, out, g, needs):
-        return (op_table.broadcast_to(op_table.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
+    def bprop(self, dout, out, g):
+        return (op_table.broadcast_to(g.reshape(_channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
 
 
 # ---- dropout ---------------------------------------------------------------------------------------------------
@@ -326,7 +326,7 @@ class DropoutGenMask(Primitive):
         keep = np.random.random_sample(x.shape) < self.keep_prob
         return keep.astype(x.dtype) * x.dtype.type(1.0 / self.keep_prob)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (op_table.zeros_like(x),)
 
 
@@ -353,13 +353,13 @@ class Dropout(Primitive):
     def compute(self, x):
         return x * self._gen.compute(x)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         raise NotImplementedError("Dropout is recorded as DropoutGenMask and Mul; it is never a node itself")
 
 
 # ---- extras ------------------------------------------------------------------------------------------------------
 class L2Loss(Primitive):
-    """sum(x ** 2) / 2, a scalar (``ops.L2Loss()(x)``).  d/dx = dout * x."""
+    """sum(x ** 2) / 2, a scalar (``ops.L2Loss()(x)``).  d/dx = x * dout."""
 
     n_tensors = 1
 
@@ -370,8 +370,8 @@ class L2Loss(Primitive):
     def compute(self, x):
         return np.asarray(np.sum(np.square(x), dtype=x.dtype) / x.dtype.type(2), x.dtype)
 
-    def bprop(self, x, out, dout, needs):
-        return (op_table.mul(x, dout),)
+    def bprop(self, x, out, dout):
+        return (x * dout,)
 
 
 # ---- functional forms (MindSpore 2.x's ``mindspore.ops`` signatures) ------------------------------------

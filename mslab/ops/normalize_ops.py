@@ -54,11 +54,11 @@ class L2Normalize(Primitive):
         sq = np.sum(np.square(x), axis=self.axis, keepdims=True)
         return (x / np.sqrt(np.maximum(sq, x.dtype.type(self.epsilon)))).astype(x.dtype)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         axis = (self.axis % len(x.shape),)
-        along = op_table.reduce_sum(op_table.mul(dout, out), axis, True)
-        norm = op_table.maximum(op_table.sqrt(op_table.reduce_sum(op_table.square(x), axis, True)), self.epsilon)
-        return (op_table.div(op_table.sub(dout, op_table.mul(out, along)), norm),)
+        along = (dout * out).sum(axis, keepdims=True)
+        norm = op_table.maximum(x.square().sum(axis, keepdims=True).sqrt(), self.epsilon)
+        return ((dout - out * along) / norm,)
 
 
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):

@@ -84,7 +84,7 @@ class MaxPool(_PoolBase):
         (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
         return lambda x: K.max_pool(x, ks, st, pads, out_hw)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (self._sibling(MaxPoolGrad)(x, out, dout),)
 
 
@@ -123,7 +123,7 @@ class MaxPoolGrad(_PoolBase):
             return None
         return lambda x, out, dout: K.max_pool_grad(x, out, keep_where(out > 0, dout), ks, st, pads, out_hw)
 
-    def bprop(self, x, out, dout, o, g, needs):
+    def bprop(self, x, out, dout, o, g):
         return None, None, self._sibling(MaxPoolGradGrad)(x, out, g)
 
 
@@ -142,7 +142,7 @@ class MaxPoolGradGrad(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.max_pool_grad_grad(x, out, grad, self.kernel_size, self.strides, pads, out_hw)
 
-    def bprop(self, x, out, grad, o, g, needs):
+    def bprop(self, x, out, grad, o, g):
         return None, None, self._sibling(MaxPoolGrad)(x, out, g)
 
 
@@ -162,7 +162,7 @@ class AvgPool(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.avg_pool(x, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (self._sibling(AvgPoolGrad)(x, out, dout),)
 
 
@@ -181,7 +181,7 @@ class AvgPoolGrad(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.avg_pool_grad(x.shape, dout, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
 
-    def bprop(self, x, out, dout, o, g, needs):
+    def bprop(self, x, out, dout, o, g):
         return None, None, self._sibling(AvgPool)(g)
 
 

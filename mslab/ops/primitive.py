@@ -5,10 +5,13 @@ A primitive is data with rules attached (as in JAX):
 * ``compute(*inputs)``: numpy arrays (and constant attributes) in, one numpy array out;
 * ``infer(*inputs)``: the same call on *abstract* inputs (anything with ``.shape`` and numpy
   ``.dtype``), returning ``(shape, dtype)`` or raising a clear error;
-* ``bprop(*inputs, out, dout, needs)``: the gradient of each input, written with mslab ops (never raw
-  numpy), so the same rule runs eagerly in PYNATIVE mode and is traced into backward nodes in GRAPH
-  mode. ``needs`` has one bool per input, True where that input's gradient is wanted: a rule may return
-  None for the others instead of computing them (Conv2D skips the image batch's gradient).
+* ``bprop(*inputs, out, dout)``: the gradient of each input (None where none flows), written with mslab
+  ops and Tensor operators (never raw numpy), so the same rule runs eagerly in PYNATIVE mode and is
+  traced into backward nodes in GRAPH mode. A rule gives gradients in the shape it computes them:
+  autodiff sums a broadcast input's gradient back to its shape, and drops gradients nobody needs. A
+  rule that can skip real work declares ``needs`` (``bprop(*inputs, out, dout, needs)``, one bool per
+  input, True where that input's gradient is wanted) and returns None for the others (Conv2D skips the
+  image batch's gradient).
 
 Calling a primitive dispatches on the recording state: while GRAPH mode traces, the call becomes a
 node; otherwise it runs now, and PYNATIVE tapes (opened by ``GradOperation``) record it.
@@ -77,7 +80,7 @@ class Primitive:
     def infer(self, *args):
         raise NotImplementedError(f"{self.name} has no shape/dtype inference rule")
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         raise NotImplementedError(
             f"{self.name} has no bprop rule, so gradients cannot flow through it; "
             f"use ops.stop_gradient around it if its gradient is not needed")

@@ -88,8 +88,9 @@ class _Random(Primitive):
             self._rng = np.random.default_rng([self.seed, self.seed2, _seed.get_seed() or 0])
         return self._rng
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class StandardNormal(_Random):

@@ -83,7 +83,7 @@ class ReduceSum(_Reduce):
         axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
         return lambda x: np.asarray(np.sum(x, axis=axes, keepdims=keep, dtype=dt))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         return self._spread(x, axis, dout), None
 
 
@@ -97,10 +97,10 @@ class ReduceMean(_Reduce):
         axes, keep = _static_axes(ins), self.keep_dims
         return lambda x: _mean(x, axes, keep)
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
         count = math.prod(x.shape[i] for i in axes)
-        return self._spread(x, axis, op_table.div(dout, float(count)), axes), None
+        return self._spread(x, axis, dout / float(count), axes), None
 
 
 def _mean(x, axes, keep):
@@ -125,7 +125,7 @@ class ReduceProd(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(np.prod(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
         kept = [i for i in range(len(x.shape)) if i not in axes]
         perm = tuple(kept) + axes
@@ -140,7 +140,7 @@ class ReduceProd(_Reduce):
         others = op_table.reshape(others, tuple(x.shape[i] for i in perm))
         inverse = tuple(int(i) for i in np.argsort(perm))
         others = op_table.transpose(others, inverse) if perm != tuple(range(len(perm))) else others
-        return op_table.mul(others, self._spread(x, axis, dout)), None
+        return others * self._spread(x, axis, dout), None
 
 
 class _ReduceExtreme(_Reduce):
@@ -158,11 +158,11 @@ class _ReduceExtreme(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         kept = _kept_shape(x, axis)
-        hit = op_table.cast(op_table.equal(x, op_table.reshape(out, kept)), x.dtype)
+        hit = op_table.cast(x == out.reshape(kept), x.dtype)
         count = op_table.reduce_sum(hit, axis, True)
-        return op_table.div(op_table.mul(hit, op_table.reshape(dout, kept)), count), None
+        return hit * dout.reshape(kept) / count, None
 
 
 class ReduceMax(_ReduceExtreme):
@@ -190,7 +190,7 @@ class _ReduceLogical(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         return op_table.zeros_like(x), None
 
 
@@ -239,7 +239,7 @@ class Argmax(Primitive):
     def compute(self, x):
         return np.asarray(type(self)._np(x, axis=self._axis(x)), np_dtype(self.output_type))
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (op_table.zeros_like(x),)
 
 

@@ -141,7 +141,7 @@ class ResizeNearestNeighbor(Primitive):
         rows, cols = self.index(x.shape[2:])
         return np.ascontiguousarray(x[:, :, rows, cols])
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (instance(ResizeNearestNeighborGrad, **self.attrs)(x, dout),)
 
 
@@ -162,7 +162,7 @@ class ResizeNearestNeighborGrad(ResizeNearestNeighbor):
         np.add.at(dx, (slice(None), slice(None), rows, cols), dout)
         return dx
 
-    def bprop(self, x, dout, out, g, needs):
+    def bprop(self, x, dout, out, g):
         return None, instance(ResizeNearestNeighbor, **self.attrs)(g)
 
 
@@ -187,7 +187,7 @@ class _Separable(Primitive):
         wh, ww = self.matrices(x.shape[-2:])
         return (wh @ x.astype(np.float64) @ ww.T).astype(x.dtype)
 
-    def bprop(self, x, *rest, needs):
+    def bprop(self, x, *rest):
         dout = rest[-1]
         return (instance(self.grad_class, **self.attrs)(x, dout),)
 
@@ -209,7 +209,7 @@ class _SeparableGrad(Primitive):
         wh, ww = self.forward(**self.attrs).matrices(x.shape[-2:])
         return (wh.T @ dout.astype(np.float64) @ ww).astype(dout.dtype)
 
-    def bprop(self, x, dout, out, g, needs):
+    def bprop(self, x, dout, out, g):
         return None, instance(self.forward, **self.attrs)(g)
 
 

@@ -132,7 +132,7 @@ class ROIAlign(Primitive):
                     out[r] = (wy @ features[image] @ wx.T) / count
         return out
 
-    def bprop(self, features, rois, out, dout, needs):
+    def bprop(self, features, rois, out, dout):
         grad = instance(ROIAlignGrad, tuple(features.shape), self.pooled_height, self.pooled_width,
                         self.spatial_scale, self.sample_num)
         return grad(dout, rois), op_table.zeros_like(rois)
@@ -165,7 +165,7 @@ class ROIAlignGrad(Primitive):
                     dx[image] += (wy.T @ dout[r] @ wx) / count
         return dx
 
-    def bprop(self, dout, rois, out, dx_grad, needs):
+    def bprop(self, dout, rois, out, dx_grad):
         forward = instance(ROIAlign, self.pooled_height, self.pooled_width, self.spatial_scale, self.sample_num, 1)
         return forward(dx_grad, rois), op_table.zeros_like(rois)
 

@@ -64,8 +64,8 @@ class Reshape(Primitive):
         shape = self.infer(*ins)[0]  # the -1 resolved once
         return lambda x: np.reshape(x, shape).copy()
 
-    def bprop(self, x, shape, out, dout, needs):
-        return op_table.reshape(dout, x.shape), None
+    def bprop(self, x, shape, out, dout):
+        return dout.reshape(x.shape), None
 
 
 
@@ -90,7 +90,7 @@ class BroadcastTo(Primitive):
         shape = self.infer(*ins)[0]
         return lambda x: _broadcast_copy(x, shape)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (sum_to(dout, x.shape),)
 
 
@@ -131,14 +131,14 @@ class Transpose(Primitive):
         perm = self._perm(*ins)
         return lambda x: np.transpose(x, perm).copy()
 
-    def bprop(self, x, perm, out, dout, needs):
+    def bprop(self, x, perm, out, dout):
         perm = self._perm(x, perm)
         inverse = tuple(int(i) for i in np.argsort(perm))
-        return op_table.transpose(dout, inverse), None
+        return dout.transpose(inverse), None
 
 
 class ExpandDims(Primitive):
-    """x with a new axis of size 1 at ``axis`` (``ops.ExpandDims()(x, axis)``).  d/dx = reshape(dout)."""
+    """x with a new axis of size 1 at ``axis`` (``ops.ExpandDims()(x, axis)``).  d/dx = reshape(dout, x.shape)."""
 
     n_tensors = 1
 
@@ -151,12 +151,12 @@ class ExpandDims(Primitive):
     def compute(self, x, axis):
         return np.expand_dims(x, _check_axis(axis, x.ndim + 1)).copy()
 
-    def bprop(self, x, axis, out, dout, needs):
-        return op_table.reshape(dout, x.shape), None
+    def bprop(self, x, axis, out, dout):
+        return dout.reshape(x.shape), None
 
 
 class Squeeze(Primitive):
-    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis)."""
+    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis).  d/dx = reshape(dout, x.shape)."""
 
     n_tensors = 1
 
@@ -187,8 +187,8 @@ class Squeeze(Primitive):
     def compute(self, x):
         return np.squeeze(x, self._axes(x.shape)).copy()
 
-    def bprop(self, x, out, dout, needs):
-        return (op_table.reshape(dout, x.shape),)
+    def bprop(self, x, out, dout):
+        return (dout.reshape(x.shape),)
 
 
 class Flatten(Primitive):
@@ -204,8 +204,8 @@ class Flatten(Primitive):
     def compute(self, x):
         return np.reshape(x, self.infer(x)[0]).copy()
 
-    def bprop(self, x, out, dout, needs):
-        return (op_table.reshape(dout, x.shape),)
+    def bprop(self, x, out, dout):
+        return (dout.reshape(x.shape),)
 
 
 class Tile(Primitive):
@@ -239,11 +239,11 @@ class Tile(Primitive):
         self._padded(x, multiples)
         return np.tile(x, multiples)
 
-    def bprop(self, x, multiples, out, dout, needs):
+    def bprop(self, x, multiples, out, dout):
         padded = self._padded(x, multiples)
         split = tuple(d for m, s in zip(multiples, padded) for d in (m, s))
-        g = op_table.reduce_sum(op_table.reshape(dout, split), tuple(range(0, len(split), 2)), False)
-        return op_table.reshape(g, x.shape), None
+        g = dout.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return g.reshape(x.shape), None
 
 
 # ---- joining and splitting ------------------------------------------------------------------------
@@ -288,13 +288,13 @@ class Concat(_Join):
     def compute(self, *xs):
         return np.concatenate(xs, axis=self.axis)
 
-    def bprop(self, *args, needs):
-        xs, dout = args[:-2], args[-1]
+    def bprop(self, *args):
+        *xs, out, dout = args
         axis = self.axis % len(dout.shape)
         grads, start = [], 0
         for x in xs:
             n = x.shape[axis]
-            grads.append(op_table.getitem(dout, (slice(None),) * axis + (slice(start, start + n),)))
+            grads.append(dout[(slice(None),) * axis + (slice(start, start + n),)])
             start += n
         return tuple(grads)
 
@@ -315,10 +315,10 @@ class Stack(_Join):
     def compute(self, *xs):
         return np.stack(xs, axis=self.axis)
 
-    def bprop(self, *args, needs):
-        xs, dout = args[:-2], args[-1]
+    def bprop(self, *args):
+        *xs, out, dout = args
         axis = self.axis % len(dout.shape)
-        return tuple(op_table.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
+        return tuple(dout[(slice(None),) * axis + (i,)] for i in range(len(xs)))
 
 
 class Split:

@@ -67,7 +67,7 @@ class Argsort(Primitive):
             return np.zeros((), np.int32)
         return _order(x, _axis(self.axis, x.ndim, self.name), self.descending)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (None,)
 
 
@@ -99,7 +99,7 @@ class GatherD(Primitive):
             raise RuntimeError(f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {bad[0]}")
         return np.take_along_axis(x, index % n if n else index, axis)
 
-    def bprop(self, x, dim, index, out, dout, needs):
+    def bprop(self, x, dim, index, out, dout):
         axis = _axis(int(dim), len(x.shape), self.name)
         n = x.shape[axis]
         wrapped = op_table.floor_mod(index, op_table.scalar_to_tensor(n, index.dtype)) if n else index  # -1 -> n - 1

@@ -17,6 +17,7 @@ from mslab.ops.primitive import Primitive, check_float, instance
 __all__ = ["Erf", "Softplus"]
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # erf'(x) = 2/sqrt(pi) e^(-x²)
 
 
 class _Smooth(Primitive):
@@ -33,18 +34,18 @@ class Softplus(_Smooth):
     def compute(self, x):
         return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
 
-    def bprop(self, x, out, dout, needs):
-        return (op_table.mul(dout, op_table.sigmoid(x)),)
+    def bprop(self, x, out, dout):
+        return (dout * op_table.sigmoid(x),)
 
 
 class Erf(_Smooth):
-    """The error function (``ops.Erf``).  d/dx = dout * 2/sqrt(pi) * e^(-x^2)."""
+    """The error function (``ops.Erf``).  d/dx = dout * (e^(-x²) * 2/sqrt(pi))."""
 
     def compute(self, x):
         return np.asarray(_erf(x), x.dtype)
 
-    def bprop(self, x, out, dout, needs):
-        return (op_table.mul(dout, op_table.mul(op_table.exp(op_table.neg(op_table.square(x))), 2.0 / math.sqrt(math.pi))),)
+    def bprop(self, x, out, dout):
+        return (dout * ((-x.square()).exp() * _TWO_OVER_SQRT_PI),)
 
 
 # ---- functional forms ---------------------------------------------------------------------------------

@@ -36,8 +36,9 @@ class _Summary(Primitive):
         summary_pool.put(type(self).__name__, name, Tensor._wrap(np.array(value)))
         return np.zeros((1,), np.int32)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class ScalarSummary(_Summary):
