@@ -14,7 +14,7 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
-from mslab.core.op_registry import op_table  # the ops Tensor's operators call (x + y -> op_table.add(x, y)), filled by mslab.ops
+from mslab.core.op_registry import op_table  # what Tensor's operators call (x + y: op_table.add), filled by mslab.ops
 
 
 def _as_array(data, dtype):
@@ -296,7 +296,8 @@ class Tensor:
         return op_table.transpose(self, axes)
 
     def sum(self, axis=None, keepdims=False): return op_table.reduce_sum(self, () if axis is None else axis, keepdims)
-    def mean(self, axis=None, keep_dims=False): return op_table.reduce_mean(self, () if axis is None else axis, keep_dims)
+    def mean(self, axis=None, keep_dims=False):
+        return op_table.reduce_mean(self, () if axis is None else axis, keep_dims)
     def max(self, axis=None, keepdims=False): return op_table.reduce_max(self, () if axis is None else axis, keepdims)
     def min(self, axis=None, keepdims=False): return op_table.reduce_min(self, () if axis is None else axis, keepdims)
     # No axis: the index in the flattened tensor, as MindSpore's documentation says and its PYNATIVE mode

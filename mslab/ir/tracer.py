@@ -14,7 +14,6 @@ from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.node import BACKWARD, FORWARD, Node, Value
 from mslab.ir.provenance import scope_path, source_line
 
-
 _NOTHING_TO_LABEL = contextlib.nullcontext()
 
 

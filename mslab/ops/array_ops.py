@@ -120,7 +120,10 @@ class DType:
 
 
 class Select(Primitive):
-    """Where ``cond`` is true take x, else y (``ops.Select``).  d/dx = select(cond, dout, 0), d/dy = select(cond, 0, dout)."""
+    """Where ``cond`` is true take x, else y (``ops.Select``).
+
+    d/dx = select(cond, dout, 0), d/dy = select(cond, 0, dout); cond gets zeros.
+    """
 
     n_tensors = 3
 
@@ -354,7 +357,7 @@ def cast(x, dtype):
 
 def mixed_precision_cast(dst_type, x):
     """Floating-point tensors in ``x`` (a tensor, or tuples/lists/dicts of them) cast to ``dst_type``;
-    integer tensors and other values come back unchanged (``op_table.mixed_precision_cast``, used by WithEvalCell)."""
+    integer tensors and other values come back unchanged (``F.mixed_precision_cast``, used by WithEvalCell)."""
     leaves, tree = pytree.flatten(x)
     cast_leaves = [_cast(t, dst_type) if t._np_dtype.kind == "f" else t for t in leaves]
     return pytree.unflatten(tree, cast_leaves)

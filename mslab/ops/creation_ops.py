@@ -1,5 +1,5 @@
 """Tensors made from numbers: ``ops.full``, ``ops.arange``, ``ops.linspace``, ``ops.eye``; ``ops.diag`` (a
-vector on the diagonal of zeros) and ``op_table.make_range`` (a tuple of ints, for loops in construct).
+vector on the diagonal of zeros) and ``F.make_range`` (a tuple of ints, for loops in construct).
 
 They have no tensor inputs, so they are constants of a compiled graph (Fill and TupleToArray nodes).
 dtypes as MindSpore 2.10 (observed on CPU): ``full`` without a dtype is Int64 whatever the fill value
@@ -61,8 +61,8 @@ class ScalarToArray:
 
 
 def scalar_to_array(input_x):
-    """``op_table.scalar_to_array(x)``: ``P.ScalarToArray()(x)``, which MindSpore 2.10 cannot run (the same RuntimeError,
-    observed for op_table.scalar_to_array too)."""
+    """``F.scalar_to_array(x)``: ``P.ScalarToArray()(x)``, which MindSpore 2.10 cannot run (the same RuntimeError,
+    observed for F.scalar_to_array too)."""
     return ScalarToArray()(input_x)
 
 
@@ -120,8 +120,8 @@ def diag(input):  # noqa: A002 - MindSpore's argument name
 
 
 def make_range(start, limit=None, delta=1):
-    """``op_table.make_range(start, limit, delta)``: the tuple ``tuple(range(start, limit, delta))`` of Python ints
-    (``make_range(n)`` counts 0 .. n-1), for ``for i in op_table.make_range(n)`` loops inside construct."""
+    """``F.make_range(start, limit, delta)``: the tuple ``tuple(range(start, limit, delta))`` of Python ints
+    (``make_range(n)`` counts 0 .. n-1), for ``for i in F.make_range(n)`` loops inside construct."""
     if limit is None:
         start, limit = 0, start
     for i, v in enumerate((start, limit, delta)):

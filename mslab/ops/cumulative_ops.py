@@ -71,7 +71,8 @@ class CumProd(CumSum):
         at_axis[0], at_axis[ax + 1] = n, n
         i, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
         one_out = Tensor((i == k).reshape(at_axis))  # copy i of x has x[i] replaced by 1
-        copies = op_table.select(one_out, op_table.ones_like(op_table.broadcast_to(x, (n,) + shape)), op_table.broadcast_to(x, (n,) + shape))
+        copies = op_table.select(one_out, op_table.ones_like(op_table.broadcast_to(x, (n,) + shape)),
+                                 op_table.broadcast_to(x, (n,) + shape))
         others = self(copies, ax + 1)  # products over S_j without x[i]
         member = (i < k if self.exclusive else i <= k) if not self.reverse else (i > k if self.exclusive else i >= k)
         weight = others * Tensor(member.reshape(at_axis).astype(x.dtype.np)) * dout.expand_dims(0)

@@ -289,8 +289,8 @@ class RandomChoiceWithMask(Primitive):
     def __call__(self, input_x):
         both = super().__call__(input_x)
         rank = len(input_x.shape)
-        return op_table.getitem(both, (slice(None), slice(0, rank))), op_table.cast(op_table.getitem(both, (slice(None), rank)),
-                                                                     mstype.bool_)
+        return (op_table.getitem(both, (slice(None), slice(0, rank))),
+                op_table.cast(op_table.getitem(both, (slice(None), rank)), mstype.bool_))
 
     def bprop(self, x, out, dout):
         no_bprop(self.name)

@@ -3,7 +3,7 @@
 MindSpore builds these, but on CPU the call fails with RuntimeError "Unsupported op [...] on CPU" (observed,
 docs/mindspore_observed/opsthree.md), in PYNATIVE mode at the call, in GRAPH mode when the graph compiles.
 mslab raises the same kind of error in both modes, naming what does run on CPU instead.
-(``op_table.scalar_to_array``, which MindSpore 2.10 cannot run either, is beside ``P.ScalarToArray`` in creation_ops.)
+(``F.scalar_to_array``, which MindSpore 2.10 cannot run either, is beside ``P.ScalarToArray`` in creation_ops.)
 """
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import op_table

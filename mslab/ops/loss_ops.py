@@ -50,7 +50,8 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
     one = op_table.scalar_to_tensor(1, inputs.dtype)
     zero = op_table.scalar_to_tensor(0, inputs.dtype)
     kept = op_table.cast(op_table.not_equal(target, ignore_index), inputs.dtype)
-    hot = op_table.mul(op_table.one_hot(target, classes, one, zero, 1), op_table.expand_dims(kept, 1))  # zero row where ignored
+    # a zero row where ignored
+    hot = op_table.mul(op_table.one_hot(target, classes, one, zero, 1), op_table.expand_dims(kept, 1))
     w = _class_weights(weight, classes, inputs)
     picked_w = hot if w is None else op_table.mul(hot, w)
     per_sample_w = op_table.reduce_sum(picked_w, 1, False)           # w[t_i], 0 where ignored
@@ -94,7 +95,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     """
     sp = op_table.softplus(op_table.neg(input))
     scale = 1.0 if pos_weight is None else op_table.add(1.0, op_table.mul(op_table.sub(pos_weight, 1.0), target))
-    loss = op_table.add(op_table.mul(op_table.sub(1.0, target), input), op_table.mul(scale, sp) if pos_weight is not None else sp)
+    loss = op_table.add(op_table.mul(op_table.sub(1.0, target), input),
+                        op_table.mul(scale, sp) if pos_weight is not None else sp)
     if weight is not None:
         loss = op_table.mul(loss, weight)
     return reduce_loss(loss, reduction, "binary_cross_entropy_with_logits")
@@ -116,14 +118,16 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):  # noqa: A002 - MindSpore's argument name
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); unreduced by default."""
     d = op_table.abs(op_table.sub(input, target))
-    loss = op_table.select(op_table.less(d, beta), op_table.div(op_table.mul(op_table.square(d), 0.5), float(beta)), op_table.sub(d, 0.5 * beta))
+    loss = op_table.select(op_table.less(d, beta), op_table.div(op_table.mul(op_table.square(d), 0.5), float(beta)),
+                           op_table.sub(d, 0.5 * beta))
     return reduce_loss(loss, reduction, "smooth_l1_loss")
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):  # noqa: A002 - MindSpore's argument name
     """0.5 d^2 where |d| <= delta, else delta (|d| - 0.5 delta) (d = input - target)."""
     d = op_table.abs(op_table.sub(input, target))
-    loss = op_table.select(op_table.less_equal(d, delta), op_table.mul(op_table.square(d), 0.5), op_table.mul(op_table.sub(d, 0.5 * delta), float(delta)))
+    loss = op_table.select(op_table.less_equal(d, delta), op_table.mul(op_table.square(d), 0.5),
+                           op_table.mul(op_table.sub(d, 0.5 * delta), float(delta)))
     return reduce_loss(loss, reduction, "huber_loss")
 
 
@@ -163,7 +167,8 @@ class KLDivLoss:
     def __call__(self, logits, labels):
         t = op_table.stop_gradient(labels)
         positive = op_table.greater(t, op_table.zeros_like(t))
-        loss = op_table.sub(op_table.mul(t, op_table.log(op_table.select(positive, t, op_table.ones_like(t)))), op_table.mul(t, logits))
+        loss = op_table.sub(op_table.mul(t, op_table.log(op_table.select(positive, t, op_table.ones_like(t)))),
+                            op_table.mul(t, logits))
         if self.reduction == "none":
             return loss
         total = op_table.reduce_sum(loss)

@@ -100,7 +100,8 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
         return instance(MatMul, transpose_a, transpose_b)(x, y)
     if nx == 1 or ny == 1:
         row, col = nx == 1, ny == 1
-        out = matmul(op_table.expand_dims(x, 0) if row else x, op_table.expand_dims(y, -1) if col else y, transpose_a, transpose_b)
+        out = matmul(op_table.expand_dims(x, 0) if row else x, op_table.expand_dims(y, -1) if col else y,
+                     transpose_a, transpose_b)
         if col:
             out = op_table.squeeze(out, (-1,))
         return op_table.squeeze(out, (-1 if col else -2,)) if row else out

@@ -71,10 +71,12 @@ class BatchNorm:
             data = op_table.stop_gradient(x)
             batch_mean = op_table.reduce_mean(data, axes)
             stat = (1, x.shape[1]) + (1,) * (len(x.shape) - 2)
-            batch_var = op_table.reduce_mean(op_table.square(op_table.sub(data, op_table.reshape(batch_mean, stat))), axes)
+            batch_var = op_table.reduce_mean(op_table.square(op_table.sub(data, op_table.reshape(batch_mean, stat))),
+                                             axes)
             return y, zeros, zeros, batch_mean, batch_var
         stat = (1, x.shape[1]) + (1,) * (len(x.shape) - 2)
-        y = op_table.div(op_table.sub(x, op_table.reshape(mean, stat)), op_table.sqrt(op_table.add(op_table.reshape(variance, stat), self.epsilon)))
+        y = op_table.div(op_table.sub(x, op_table.reshape(mean, stat)),
+                         op_table.sqrt(op_table.add(op_table.reshape(variance, stat), self.epsilon)))
         y = op_table.add(op_table.mul(y, op_table.reshape(scale, stat)), op_table.reshape(bias, stat))
         return y, zeros, zeros, zeros, zeros
 

@@ -83,7 +83,8 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         s = op_table.cast(op_table.reduce_sum(op_table.square(t), (), False), acc)
         total = s if total is None else op_table.add(total, s)
     norm = op_table.maximum(op_table.sqrt(total), float(clip_norm))
-    out = tuple(op_table.cast(op_table.div(op_table.mul(t, float(clip_norm)), op_table.cast(norm, t.dtype)), t.dtype) for t in xs)
+    out = tuple(op_table.cast(op_table.div(op_table.mul(t, float(clip_norm)), op_table.cast(norm, t.dtype)), t.dtype)
+                for t in xs)
     return out[0] if single else out
 
 

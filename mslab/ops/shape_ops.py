@@ -156,7 +156,10 @@ class ExpandDims(Primitive):
 
 
 class Squeeze(Primitive):
-    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis).  d/dx = reshape(dout, x.shape)."""
+    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis).
+
+    d/dx = reshape(dout, x.shape).
+    """
 
     n_tensors = 1
 

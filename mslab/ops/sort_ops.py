@@ -41,7 +41,8 @@ def scatter_back(dout, indices, n, axis):
     if axis != last:  # work on the last axis, then move it back
         perm = tuple(i for i in range(nd) if i != axis) + (axis,)
         dout, indices = op_table.transpose(dout, perm), op_table.transpose(indices, perm)
-    hot = op_table.one_hot(indices, n, op_table.scalar_to_tensor(1, dout.dtype), op_table.scalar_to_tensor(0, dout.dtype))
+    hot = op_table.one_hot(indices, n, op_table.scalar_to_tensor(1, dout.dtype),
+                           op_table.scalar_to_tensor(0, dout.dtype))
     dx = op_table.reduce_sum(op_table.mul(hot, op_table.expand_dims(dout, -1)), -2, False)
     if axis != last:
         back = tuple(range(axis)) + (last,) + tuple(range(axis, last))
