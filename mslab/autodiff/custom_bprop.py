@@ -46,7 +46,7 @@ class CellBprop(Primitive):
         run = compile_graph(self.graph)
         return lambda *arrays: run(list(arrays))[0]
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         inputs, out, dout = args[:-2], args[-2], args[-1]
         grads = self.cell.bprop(*inputs[:self.n_args], out, dout)
         grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)

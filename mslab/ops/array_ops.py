@@ -33,7 +33,10 @@ __all__ = [
 
 
 class Cast(Primitive):
-    """x converted to another dtype (``ops.Cast()(x, mstype.float16)``).  d/dx = cast(dout, x.dtype)."""
+    """x converted to another dtype (``ops.Cast()(x, mstype.float16)``).
+
+    d/dx = cast(dout, x.dtype) (zeros for a non-float x).
+    """
 
     n_tensors = 1
     mixed_precision = False  # the cast that mixed precision inserts must not cast itself
@@ -149,6 +152,7 @@ class Depend(Primitive):
     """``depend(value, *effects)`` returns ``value`` and makes ``effects`` happen before it is used.
 
     TrainOneStepCell returns ``depend(loss, optimizer(grads))``: the loss, computed before the update.
+d/dvalue = dout; the effects get zeros.
     """
 
     n_tensors = None

@@ -52,7 +52,10 @@ class MatMul(Primitive):
 
 
 class BatchMatMul(Primitive):
-    """Batched x @ y over leading dimensions (``ops.BatchMatMul``)."""
+    """Batched x @ y over leading dimensions (``ops.BatchMatMul``).
+
+    d/dx and d/dy are batched products of dout with the other input, transposed to fit, as MatMul's.
+    """
 
     n_tensors = 2
 

@@ -128,7 +128,11 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
 
 
 class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
-    """Backward kernel of SoftmaxCrossEntropyWithLogits: (softmax(logits) - labels) * dout[:, None]."""
+    """Backward kernel of SoftmaxCrossEntropyWithLogits: (softmax(logits) - labels) * dout[:, None].
+
+    Its own gradient, with s = softmax(logits) and gd = g * dout[:, None]: d/dlogits = s * (gd - sum(gd * s, -1)),
+    d/dlabels = -gd, d/d(dout) = sum(g * (s - labels), -1).
+    """
 
     n_tensors = 3
 
@@ -205,7 +209,11 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 
 
 class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
-    """Backward kernel: (softmax(logits) - one_hot(labels)) * dout[:, None], shape (N, C)."""
+    """Backward kernel: (softmax(logits) - one_hot(labels)) * dout[:, None], shape (N, C).
+
+    Its own gradient, with s = softmax(logits) and gd = g * dout[:, None]: d/dlogits = s * (gd - sum(gd * s, -1)),
+    d/d(dout) = sum(g * (s - one_hot(labels)), -1); labels get none.
+    """
 
     n_tensors = 3
 
@@ -268,7 +276,7 @@ class BiasAdd(Primitive):
 
 
 class BiasAddGrad(Primitive):
-    """Sum of dout over every axis except 1: BiasAdd's bias gradient (shape (C,))."""
+    """Sum of dout over every axis except 1: BiasAdd's bias gradient (shape (C,)).  d/d(dout) = g broadcast back."""
 
     n_tensors = 1
 
