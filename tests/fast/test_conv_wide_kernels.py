@@ -1,13 +1,16 @@
-"""The stride-1 convolution kernels build their columns a few images at a time: with chunks far smaller
-than a batch (every image its own chunk, odd batch sizes), dilation and uneven padding they must still
-give the direct sums (forward, filter gradient) and the adjoint of the forward (input gradient)."""
+"""The stride-1 convolution kernels of the speed layer (mslab.fast.conv_wide_kernels) build their columns a few
+images at a time: with chunks far smaller than a batch (every image its own chunk, odd batch sizes), dilation and
+uneven padding they must still give the direct sums (forward, filter gradient) and the adjoint of the forward
+(input gradient)."""
 import numpy as np
 import pytest
 
 import mslab as ms
-from mslab import Tensor, ops
+from mslab import Tensor, fast, ops
+from mslab.fast import conv_wide_kernels as wide
 from mslab.ops import conv_kernels as K
-from mslab.ops import conv_wide_kernels as wide
+
+pytestmark = pytest.mark.skipif(not fast.enabled(), reason="the speed layer is off (MSLAB_PLAIN)")
 
 CASES = [  # N, C, H, W, O, kh, kw, dilation, pads (top, bottom, left, right)
     (5, 3, 7, 6, 4, 3, 2, (1, 2), (1, 0, 2, 1)),
