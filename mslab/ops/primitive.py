@@ -43,7 +43,7 @@ class Primitive:
     side_effect = False
     differentiable = True
     # Whether a PYNATIVE step's backward through this op may be traced once and replayed as a compiled graph
-    # (mslab.runtime.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
+    # (mslab.fast.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
     # False for ops whose backward calls back into Python each step, and for Primitives defined outside mslab.
     bprop_replayable = True
     # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
