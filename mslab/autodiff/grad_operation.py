@@ -10,7 +10,7 @@ How the gradient is found depends on where it is called:
 """
 from mslab.autodiff import graph_syntax
 from mslab.autodiff.backprop import backprop
-from mslab.core import graph_mode, state
+from mslab.core import graph_mode, hooks, state
 from mslab.core.collector import collector_paused
 from mslab.core.context import is_graph_mode
 from mslab.core.fp_warnings import quiet_kernels
@@ -20,16 +20,17 @@ from mslab.ir.tape import Tape
 from mslab.ops import array_ops
 
 
-def _record_forward(fn, args, param_values=None):
-    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output). ``param_values``: the weights' tape
-    values kept from an earlier call of the same gradient function (see ``Tape``). On autodiff's own tape the
-    nodes are None: the tape keeps the calls, and builds nodes only for a backward that walks them."""
+def _record_forward(fn, args, kept):
+    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output). While GRAPH mode traces, the
+    tracer records and ``nodes`` are the ones ``fn`` added; otherwise a tape of our own records (the plain
+    ``Tape``, or the speed layer's through ``hooks.autodiff_tape``, given ``kept``: what it keeps between calls of
+    one gradient function) and ``nodes`` is None: the tape gives them when a backward walks it."""
     tr = state.tracer
     if tr is not None:
         start = len(tr.graph.nodes)
         out = graph_syntax.converted(fn)(*args)
         return tr, tr.graph.nodes[start:], out
-    tape = Tape(provenance=False, param_values=param_values)
+    tape = Tape() if hooks.autodiff_tape is None else hooks.autodiff_tape(kept)
     state.tapes.append(tape)
     try:
         out = fn(*args)
@@ -41,7 +42,7 @@ def _record_forward(fn, args, param_values=None):
 def backprop_tape(tape, outputs, sens, sources):
     """``backprop`` over autodiff's tape, rule by rule: the gradients of the tensors ``outputs`` (weighted by
     ``sens``) with respect to the tensors ``sources`` (None where no path leads from a source to an output)."""
-    nodes = tape.recorded_nodes()
+    nodes = tape.recorded_nodes()  # first: a lean tape builds its nodes here, and their values with them
     roots = [tape.value_of(t) for t in outputs]
     return backprop(tape, nodes, roots, sens, [tape.value_of(s) for s in sources])
 
@@ -66,27 +67,19 @@ def _check_sens(fn, sens_list, outputs):
                             f"{out.dtype}: The dtype should be {out.dtype}, but got {s.dtype}")
 
 
-_backward_plans = None  # the class that replays repeated backwards (mslab.runtime.backward_replay installs it)
-
-
-def install_backward_plans(factory):
-    """Make ``factory()`` give each gradient function its store of compiled backwards (``mslab.runtime`` calls
-    this: compiling is the runtime's job, and the runtime sits above autodiff)."""
-    global _backward_plans
-    _backward_plans = factory
-
-
-def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_values=None, plans=None):
+def gradients(fn, args, positions, weights, sens=None, has_aux=False, kept=None):
     """The core: ``(output, input_grads, weight_grads)`` of ``fn(*args)``.
 
     ``positions``: indices into ``args`` to differentiate; ``weights``: Parameters; ``sens``: the
     output's sensitivity (a Tensor, or a tuple for tuple outputs); default ones of the output's shape.
     ``sens`` may also be a function of the output, called once the forward has run (a training step
     shapes its sens like the loss it has just computed). With ``has_aux`` only the first output is
-    differentiated. ``param_values``: a dict the caller keeps between calls, so a weight's tape value is made once.
-    ``plans``: the caller's compiled backwards (``mslab.runtime.backward_replay``), used when nothing else records.
+    differentiated. ``kept``: a dict the caller keeps between calls for the speed layer (``mslab.core.hooks``).
+
+    The plain path: record the forward on a tape, then ``backprop`` over it (``backprop_tape``), every call.
     """
-    rec, nodes, out = _record_forward(fn, args, param_values)
+    kept = {} if kept is None else kept
+    rec, nodes, out = _record_forward(fn, args, kept)
     if callable(sens):
         sens = sens(out)
     leaves, _ = flatten(out)
@@ -109,8 +102,8 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
     sources = [args[i] for i in positions] + list(weights)
     if nodes is not None:  # GRAPH mode's tracer
         grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
-    elif plans is not None and not state.tapes:  # our own tape, and nobody else records: it may be replayed
-        grads = plans.backward(rec, diff, sens_list, sources)
+    elif hooks.backward_replay is not None and not state.tapes:  # our own tape, nobody else records it
+        grads = hooks.backward_replay(kept, rec, diff, sens_list, sources)
     else:
         grads = backprop_tape(rec, diff, sens_list, sources)
     if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
@@ -133,8 +126,9 @@ class GradFunction:
         self.rule = rule
         self.fn = fn
         self.given_weights = weights
-        self._param_values = {}  # each weight's value on the PYNATIVE tape, made once (ir.tape.Tape)
-        self._plans = _backward_plans() if _backward_plans is not None else None  # PYNATIVE backwards, compiled
+        # What the speed layer keeps between PYNATIVE calls (mslab.core.hooks: the weights' tape values, the
+        # compiled backwards); stays empty while the speed layer is off.
+        self.kept = {}
         # One Parameter stands for itself (grad(fn, weights=w) gives w's gradient unwrapped, as in MindSpore).
         self.weights = () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
         self._names_from = fn  # graph inputs take fn's parameter names
@@ -149,8 +143,7 @@ class GradFunction:
 
     def _compute(self, *args):
         args, positions, weights, sens = self.rule.select(args, self.weights)
-        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self._param_values,
-                                 self._plans)
+        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self.kept)
         if isinstance(self.rule, GradSpec):
             return self.rule.pack(out, gin, gw, weights)
         return self.rule.pack(out, gin, gw)

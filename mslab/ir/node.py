@@ -8,9 +8,6 @@ from mslab.core import dtype as mstype
 
 FORWARD, BACKWARD, OPTIMIZER, OTHER = "forward", "backward", "optimizer", "other"
 
-_new = object.__new__
-
-
 class Value:
     """One tensor in a graph: a graph input, a Parameter, a constant, or a node's output.
 
@@ -82,17 +79,6 @@ class Node:
         self.phase = phase
         self.grad_of = grad_of
         self.index = -1
-
-    @classmethod
-    def step(cls, prim, inputs, phase, index, out_shape, out_dtype, handle):
-        """A node of autodiff's own eager tape, with its output value: no scope, no source line, no back-links
-        (what ``Tape.record`` makes for every op under a gradient, built slot by slot because it is that hot)."""
-        n = _new(cls)
-        n.prim, n.inputs, n.scope, n.source, n.phase, n.grad_of, n.index = prim, inputs, "", "", phase, None, index
-        v = n.out = _new(Value)
-        v.kind, v.name, v.shape, v.dtype, v.node, v.handle, v.array, v.owner, v.parts, v.host = (
-            "node", f"%{index}", out_shape, out_dtype, None, handle, None, None, None, False)
-        return n
 
     @property
     def name(self):

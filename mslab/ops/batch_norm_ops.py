@@ -136,16 +136,6 @@ class BatchNormGrad(Primitive):
     def compute(self, dout, x, scale):
         return input_and_scale_grads(dout, x, scale, self.epsilon)[0]
 
-    def kernel_pair(self, ins, other):
-        """GRAPH-mode fusion (``runtime.fusion``): with ``other`` the BatchNormScaleGrad of the same dout and x,
-        ``(dx, dscale)`` from one pass over the batch statistics and one dot product (the scale's gradient is a
-        by-product of dx's)."""
-        if (not isinstance(other.prim, BatchNormScaleGrad) or other.prim.epsilon != self.epsilon
-                or other.inputs[0] is not ins[0] or other.inputs[1] is not ins[1]):
-            return None
-        eps = self.epsilon
-        return lambda dout, x, scale: input_and_scale_grads(dout, x, scale, eps)
-
 
 def input_and_scale_grads(dout, x, scale, eps):
     """``(dx, dscale)`` of training BatchNorm for dout (statistics of x): BatchNormGrad and BatchNormScaleGrad."""

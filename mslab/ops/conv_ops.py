@@ -140,15 +140,6 @@ class Conv2DBackpropInput(_ConvBase):
         (pads, _), stride, dilation = self._geometry(size), self.stride, self.dilation
         return lambda dout, w: K.conv2d_input_grad(dout, w, size, stride, dilation, pads)
 
-    def kernel_pair(self, ins, other):
-        """GRAPH-mode fusion (``runtime.fusion``): with ``other`` the Conv2DBackpropFilter of the same dout and
-        convolution, ``(dx, dw)`` from one pass over dout's chunks, as a function of (dout, w, x)."""
-        if (not isinstance(other.prim, Conv2DBackpropFilter) or other.prim.attrs != self.attrs
-                or other.inputs[0] is not ins[0] or len(ins) != 3 or tuple(ins[2]) != _shape(other.inputs[1])):
-            return None
-        (pads, _), stride, dilation = self._geometry(tuple(ins[2])), self.stride, self.dilation
-        return lambda dout, w, x: K.conv2d_grads(dout, x, w, stride, dilation, pads)
-
     def bprop(self, dout, w, input_size, out, g, needs):  # needs: each gradient is a whole convolution
         d_dout = self._sibling(Conv2D)(g, w) if needs[0] else None
         dw = self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)) if needs[1] else None

@@ -7,7 +7,6 @@ geometry (padding, output size) is worked out once per node at compile time.
 from mslab.core.op_registry import op_table
 from mslab.ops import conv_kernels as K
 from mslab.ops.primitive import Primitive, check_float, hashable, instance
-from mslab.ops.unary_ops import ReluGrad, keep_where
 
 __all__ = [
     "AvgPool",
@@ -107,21 +106,6 @@ class MaxPoolGrad(_PoolBase):
     def kernel(self, ins):
         (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
         return lambda x, out, dout: K.max_pool_grad(x, out, dout, ks, st, pads, out_hw)
-
-    def kernel_through(self, ins, user):
-        """GRAPH-mode fusion (``runtime.fusion``) with ``user``, the ReluGrad of the ReLU whose output x was pooled.
-
-        Where windows do not overlap, each input gets one window's dout (where it holds the window's maximum) or
-        +0, and the ReLU mask keeps a routed input iff x > 0, that is iff its window's maximum is > 0: so the
-        mask goes onto dout, a quarter of the size for 2x2 windows, and the full-size ReluGrad pass disappears.
-        Bit for bit the two nodes' result.
-        """
-        x = ins[0]
-        (pads, out_hw), ks, st = self._geometry(tuple(x.shape)), self.kernel_size, self.strides
-        if (not isinstance(user.prim, ReluGrad) or user.inputs[1] is not x or any(pads) or st[0] < ks[0]
-                or st[1] < ks[1] or not K.bitwise_routing(x.dtype) or ins[2].dtype != x.dtype):
-            return None
-        return lambda x, out, dout: K.max_pool_grad(x, out, keep_where(out > 0, dout), ks, st, pads, out_hw)
 
     def bprop(self, x, out, dout, o, g):
         return None, None, self._sibling(MaxPoolGradGrad)(x, out, g)

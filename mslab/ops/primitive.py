@@ -26,8 +26,6 @@ from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
 
-_new_object = object.__new__
-
 
 class Primitive:
     """Base class of all operators (``mindspore.ops.Primitive``).
@@ -44,12 +42,11 @@ class Primitive:
 
     n_tensors = None
     lift_scalars = False
-    _default_prepare = True  # set per subclass (__init_subclass__)
     tuple_index = None  # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks
     side_effect = False
     differentiable = True
     # Whether a PYNATIVE step's backward through this op may be traced once and replayed as a compiled graph
-    # (mslab.runtime.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
+    # (mslab.fast.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
     # False for ops whose backward calls back into Python each step, and for Primitives defined outside mslab.
     bprop_replayable = True
     # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
@@ -98,33 +95,38 @@ class Primitive:
 
     def prepare(self, args):
         """Normalise call arguments before recording or running (lift Python scalars to tensors)."""
-        if self.lift_scalars:
-            return lift_scalars(args, self.n_tensors)
-        return args
+        return lift_scalars(args, self.n_tensors) if self.lift_scalars else args
 
     # ---- dispatch ---------------------------------------------------------------------------
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        # Whether ``prepare`` is the default one: then __call__ calls lift_scalars itself, or nothing at all.
-        cls._default_prepare = cls.prepare is Primitive.prepare
         if "bprop_replayable" not in cls.__dict__ and not cls.__module__.startswith("mslab."):
             cls.bprop_replayable = False  # a user's bprop may do anything (print, count, read a global)
 
-    # Every eager op runs this, so it is written for speed: no call that can be skipped is made.
     def __call__(self, *args):
+        """Apply the op: while GRAPH mode traces, record a node; otherwise compute now and let tapes record it."""
         if state.mixed_precision:
-            mp = self.mixed_precision
-            if mp and (mp is not True or not self.side_effect):
-                # before prepare: its dtype promotion would cast an input again, outside the per-call cache
-                n = len(args) if mp is True else mp
-                args = to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
-        if not self._default_prepare:
-            args = self.prepare(args)
-        elif self.lift_scalars:
-            args = lift_scalars(args, self.n_tensors)
-        tracer = state.tracer
-        if tracer is not None:
-            return tracer.record(self, args)
+            args = self._cast_for_mixed_precision(args)
+        args = self.prepare(args)
+        if state.tracer is not None:
+            return state.tracer.record(self, args)
+        out = Tensor._wrap(self.run(args))
+        for tape in state.tapes:
+            tape.record(self, args, out)
+        return out
+
+    def _cast_for_mixed_precision(self, args):
+        """Inside a ``to_float`` Cell: the inputs this op casts (``mixed_precision``), cast. Done before ``prepare``,
+        whose dtype promotion would cast an input again, outside the per-call cache."""
+        mp = self.mixed_precision
+        if not mp or (mp is True and self.side_effect):
+            return args
+        n = len(args) if mp is True else mp
+        return to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
+
+    def run(self, args):
+        """``compute`` on the arguments' arrays, once ``infer`` has checked them: a numpy array. A failure is
+        raised as an error naming this op, the Cell running it and the input shapes (``error``)."""
         vals = [a._data if isinstance(a, Tensor) else a for a in args]
         try:
             self.infer(*vals)
@@ -135,14 +137,7 @@ class Primitive:
                     out = self.compute(*vals)
         except Exception as e:
             raise self.error(args, e) from None
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)
-        t = _new_object(Tensor)  # Tensor._wrap(out), inlined
-        t._data = out
-        t._sym = None
-        for tape in state.tapes:
-            tape.record(self, args, t)
-        return t
+        return out if type(out) is np.ndarray else np.asarray(out)
 
     def error(self, args, exc):
         """Re-raise a failure as an error naming this op, the Cell running it and the input shapes."""

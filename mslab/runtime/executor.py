@@ -9,14 +9,14 @@ Compilation (once per graph):
 * nodes whose inputs are all known at compile time (constants, or folded nodes, such as the ``Fill``
   that makes *sens* and what is computed from it) are folded: computed once, here;
 * each buffer is noted as free after its last reader, so numpy can reuse the memory;
-* a few pairs of neighbouring nodes share one kernel (``runtime.fusion``: MaxPoolGrad with the ReluGrad after
-  it, BatchNormGrad with BatchNormScaleGrad, a convolution's two backward nodes), bit for bit what the two
-  nodes compute;
-* the schedule is turned into one Python function, a line per node or fused pair (``print(executor.code)``)::
+* the schedule is turned into one Python function, a line per node (``print(executor.code)``)::
 
       v7 = k0(a0, p0)              # %0 = MatMul
       v8 = k1(v7, p1)              # %1 = BiasAdd
       del v7
+
+(The speed layer may plan the lines itself, through ``mslab.core.hooks.executor_lines``: ``mslab.fast.fusion``
+computes some pairs of neighbouring nodes in one line, bit for bit what the two nodes compute.)
 
 Running is calling that function: the same kernels in recorded order, which is also the order of side
 effects (an optimizer's ``Assign`` runs after the backward nodes that read the weight).
@@ -27,11 +27,27 @@ step-through views use it, never a second interpreter.
 import numpy as np
 
 from mslab.autodiff.control_flow import If, While
+from mslab.core import hooks
 from mslab.core.errors import ExecutionError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Value
-from mslab.runtime import fusion
+
+
+class Line:
+    """One line of the generated code: ``fn`` of the ``ins`` slots, giving the ``outs`` slots; ``members`` are the
+    schedule indices of the nodes it computes (one, unless the speed layer fused some), the first one's where the
+    line stands."""
+
+    __slots__ = ("fn", "ins", "outs", "members")
+
+    def __init__(self, fn, ins, outs, members):
+        self.fn, self.ins, self.outs, self.members = fn, ins, outs, members
+
+
+def one_line_per_node(schedule, keep):
+    """The plain plan of the generated code: each scheduled node ``(fn, slots, out, node)`` on a line of its own."""
+    return [Line(fn, ins, (out,), (k,)) for k, (fn, ins, out, _) in enumerate(schedule)]
 
 
 def _bind(compute, inputs, slot_of):
@@ -118,7 +134,8 @@ class Executor:
         # not be able to change a weight or the next call's result by writing into them.
         self._out_copy = [v.kind == "param" or template[self.slot_of[v]] is not None for v in graph.outputs]
         self._known_ids = {id(a) for a in template if a is not None}
-        self._generate(direct)
+        self._direct = direct
+        self._generate()
 
     def _fold(self, n, fn, arrays):
         try:
@@ -128,8 +145,9 @@ class Executor:
             raise self._error(n, e, arrays) from None
 
     # ---- code generation -----------------------------------------------------------------------------
-    def _generate(self, direct):
-        """Write the schedule as one Python function (``self.code``) and compile it.
+    def _generate(self):
+        """Write the schedule as one Python function (``self.code``) and compile it, with the lines planned by
+        ``hooks.executor_lines`` (one per node when it is None); ``run`` writes it again if that hook changes.
 
         Graph inputs are ``a<slot>``, parameters ``p<slot>`` (read when the call starts), compile-time
         values ``c<slot>``, node results ``v<slot>``; ``k<i>`` is the i-th scheduled node's kernel.
@@ -152,8 +170,10 @@ class Executor:
         const_names = {}
         # The graph's outputs and parameters are never freed; other buffers go after the line that reads them last.
         keep = set(self.output_slots) | {s for s, _ in self.param_slots}
-        plan = fusion.plan(self.schedule, keep)
-        self.n_lines = len(plan)
+        self._planner = planner = hooks.executor_lines
+        plan = (planner or one_line_per_node)(self.schedule, keep)
+        direct = self._direct
+        self._n_lines = len(plan)
         last = {}
         for i, line in enumerate(plan):
             for s in line.ins:
@@ -186,13 +206,31 @@ class Executor:
             if free:
                 lines.append(f"    del {', '.join(names[s] for s in sorted(free))}")
         lines.append(f"    return [{', '.join(names[s] for s in self.output_slots)}]")
-        self.code = "\n".join(lines) + "\n"
-        self._code_obj = compile(self.code, f"<graph {self.graph.name}>", "exec")
+        self._code = "\n".join(lines) + "\n"
+        self._code_obj = compile(self._code, f"<graph {self.graph.name}>", "exec")
         self._const_names = const_names
         exec(self._code_obj, env)  # noqa: S102 (the source is generated above from the schedule)
         self._run = env["run"]
         self._run_code = self._run.__code__
         self._names = names
+
+    def _written_for_now(self):
+        """Write the code again if the speed layer was switched since it was written (fused lines never run with
+        it off, nor unfused ones with it on)."""
+        if self._planner is not hooks.executor_lines:
+            self._generate()
+
+    @property
+    def code(self):
+        """The source of the generated ``run`` function, as it runs now."""
+        self._written_for_now()
+        return self._code
+
+    @property
+    def n_lines(self):
+        """How many lines compute the nodes (fewer than the nodes where the speed layer fused some)."""
+        self._written_for_now()
+        return self._n_lines
 
     # ---- running -------------------------------------------------------------------------------------
     def _load(self, arrays):
@@ -209,6 +247,8 @@ class Executor:
         """Run the whole graph on input arrays; return the output arrays."""
         if len(arrays) != len(self.input_slots):
             raise TypeError(f"graph {self.graph.name} takes {len(self.input_slots)} tensor inputs, got {len(arrays)}")
+        if self._planner is not hooks.executor_lines:  # the speed layer was switched (see _written_for_now)
+            self._generate()
         try:
             with quiet_kernels():  # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings)
                 outs = self._run(*arrays, *[p._data for _, p in self.param_slots])

@@ -1,5 +1,8 @@
 """Stride-1 convolution kernels (the common case) on "wide" columns, built a few images at a time.
 
+The speed layer installs this module as ``mslab.core.hooks.stride1_convolution``; without it ``ops.conv_kernels``
+runs its im2col kernels at stride 1 too. Same sums, another order: the last bits may differ from im2col's.
+
 Flatten each zero-padded image to one row of Hp*Wp pixels (plus one spare row; Wp is the row stride, its
 padding shared with the next row where that fits, see ``_geometry``): kernel position (p, q)
 then reads the contiguous run starting at p*dh*Wp + q*dw, of length OH*Wp, for every output pixel at
@@ -26,7 +29,8 @@ faster on the benchmark networks (LeNet5, the VGG-style CNN). A chunk is a whole
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from mslab.ops.scratch import compute_dtype, scratch
+from mslab.fast.scratch import scratch
+from mslab.ops.conv_kernels import compute_dtype
 
 CHUNK_BYTES = 4 << 20  # columns per chunk; 1-4 MB measured best here (L2/L3-sized), 16 MB already slower
 # OpenBLAS multiplies matrices of up to M*N*K = 1e6 (float32, SkylakeX kernels) without first packing them into

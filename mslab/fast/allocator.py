@@ -1,4 +1,5 @@
-"""How the C allocator recycles the memory of numpy's arrays: glibc's trim and mmap thresholds, set once at import.
+"""How the C allocator recycles the memory of numpy's arrays: glibc's trim and mmap thresholds, set once when the
+speed layer is first turned on (at import, unless ``MSLAB_PLAIN=1``).
 
 Why: an eager (PYNATIVE) training step frees all its activations at once when autodiff lets its tape go.
 glibc then hands the freed top of its heap back to the operating system (its trim threshold follows the
@@ -41,3 +42,14 @@ def tune(environ=None):
     except (OSError, AttributeError):
         return False
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_BYTES)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_BYTES))
+
+
+_tuned = []  # the result of the one ``tune()`` this process makes
+
+
+def tune_once():
+    """``tune()`` the first time the speed layer is turned on; later calls change nothing. The thresholds are the
+    process's: turning the speed layer off does not set them back (glibc cannot return to its adaptive ones)."""
+    if not _tuned:
+        _tuned.append(tune())
+    return _tuned[0]

@@ -1,16 +1,19 @@
-"""PYNATIVE backward replay (mslab.runtime.backward_replay): a repeated step's backward, compiled once, gives
+"""PYNATIVE backward replay (mslab.fast.backward_replay): a repeated step's backward, compiled once, gives
 bit for bit what the bprop rules give one by one, and never hides what a learner (or a hook) watches."""
+import contextlib
 import weakref
 
 import numpy as np
 import pytest
 
 import mslab
-from mslab import Parameter, Tensor, nn, ops
-from mslab.autodiff import grad_operation
+from mslab import Parameter, Tensor, fast, nn, ops
+from mslab.core import hooks
+from mslab.fast import backward_replay
+from mslab.fast.backward_replay import BackwardPlans
 from mslab.ops.primitive import Primitive
-from mslab.runtime import backward_replay
-from mslab.runtime.backward_replay import BackwardPlans
+
+pytestmark = pytest.mark.skipif(not fast.enabled(), reason="the speed layer is off (MSLAB_PLAIN)")
 
 
 @pytest.fixture(autouse=True)
@@ -19,17 +22,19 @@ def _pynative():
     yield
 
 
-@pytest.fixture
-def rule_by_rule(monkeypatch):
-    """Gradient functions made inside the block keep no compiled backwards: every rule runs on its own."""
-    def use():
-        monkeypatch.setattr(grad_operation, "_backward_plans", None)
-    return use
+@contextlib.contextmanager
+def rule_by_rule():
+    """Inside the block no backward is replayed: every rule runs on its own (the rest of the speed layer stays)."""
+    saved, hooks.backward_replay = hooks.backward_replay, None
+    try:
+        yield
+    finally:
+        hooks.backward_replay = saved
 
 
 def _plans(train):
     """The compiled backwards of a TrainOneStepCell's gradient function."""
-    return train.grad_with_loss._last._plans
+    return train.grad_with_loss._last.kept.get("backward_plans")
 
 
 class _ConvNet(nn.Cell):
@@ -83,13 +88,13 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_replayed_training_run_equals_the_rule_by_rule_run_bit_for_bit(case, rule_by_rule):
+def test_a_replayed_training_run_equals_the_rule_by_rule_run_bit_for_bit(case):
     make_net, loss, x, y = CASES[case]
     train, losses, weights = _train(make_net, loss, x, y, steps=6)
     plans = _plans(train)
     assert len(plans.plans) == 1 and all(p is not backward_replay._UNREPLAYABLE for p in plans.plans.values())
-    rule_by_rule()
-    train_ref, losses_ref, weights_ref = _train(make_net, loss, x, y, steps=6)
+    with rule_by_rule():
+        train_ref, losses_ref, weights_ref = _train(make_net, loss, x, y, steps=6)
     assert _plans(train_ref) is None
     assert losses == losses_ref
     for name in weights:
@@ -109,19 +114,20 @@ def test_the_plan_is_compiled_the_second_time_a_structure_is_met_and_run_from_th
     assert len(runs) == 2
 
 
-def test_each_batch_size_is_a_structure_with_its_own_plan(rule_by_rule):
+def test_each_batch_size_is_a_structure_with_its_own_plan():
     make_net, loss, x, y = CASES["dense"]
     net_with_loss = nn.WithLossCell(make_net(), loss)
     weights = net_with_loss.trainable_params()
     replayed = mslab.grad(net_with_loss, grad_position=None, weights=weights)
-    rule_by_rule()
     reference = mslab.grad(net_with_loss, grad_position=None, weights=weights)
     batches = [(x, y), (Tensor(x.asnumpy()[:4]), Tensor(y.asnumpy()[:4]))]
     for i in range(8):
         a, b = batches[i % 2]
-        for g, e in zip(replayed(a, b), reference(a, b)):
+        with rule_by_rule():
+            expected = reference(a, b)
+        for g, e in zip(replayed(a, b), expected):
             np.testing.assert_array_equal(g.asnumpy(), e.asnumpy())
-    assert len(replayed._plans.plans) == 2
+    assert len(replayed.kept["backward_plans"].plans) == 2
 
 
 def test_under_record_the_backward_primitives_run_and_are_recorded_on_every_step():
@@ -206,7 +212,7 @@ def test_a_rule_that_needs_numbers_keeps_its_structure_on_the_rule_by_rule_path(
     x = Tensor(np.array([1.0, 1.0], np.float32))
     for _ in range(3):
         np.testing.assert_allclose(fn(x)[1].asnumpy(), [0.1, 0.1])
-    assert list(fn._plans.plans.values()) == [backward_replay._UNREPLAYABLE]
+    assert list(fn.kept["backward_plans"].plans.values()) == [backward_replay._UNREPLAYABLE]
 
 
 def test_primitives_made_outside_mslab_are_not_replayed_unless_they_say_so():
@@ -225,7 +231,7 @@ def test_a_new_primitive_on_every_call_gives_up_on_keys_and_stays_right(monkeypa
     x = Tensor(np.array([3.0, 4.0], np.float32))
     for _ in range(8):
         np.testing.assert_array_equal(fn(x).asnumpy(), [3.0, 4.0])
-    assert fn._plans.given_up and not fn._plans.plans
+    assert fn.kept["backward_plans"].given_up and not fn.kept["backward_plans"].plans
 
 
 def test_a_replayed_step_keeps_no_activation_alive():
@@ -255,4 +261,4 @@ def test_more_structures_in_turn_than_plans_kept_stop_the_compiling(monkeypatch)
     for i in range(40):
         x = xs[i % 5]
         np.testing.assert_array_equal(fn(x).asnumpy(), [x.shape[0]] * 2)
-    assert fn._plans.given_up and fn._plans.compiles == 2
+    assert fn.kept["backward_plans"].given_up and fn.kept["backward_plans"].compiles == 2

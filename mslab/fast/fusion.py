@@ -1,31 +1,23 @@
-"""Kernel fusion for the generated code: one line computes what two neighbouring nodes would.
+"""Kernel fusion for GRAPH mode's generated code: one line computes what two neighbouring nodes would.
 
-A node's primitive may offer, at compile time, a kernel that also does the work of another node:
+Installed as ``mslab.core.hooks.executor_lines`` (the plain executor writes one line per node). The kernels that do
+two nodes' work are in ``fusion_kernels``, by the first node's primitive class:
 
-* ``kernel_through(inputs, user)``: when the node's result has one reader, ``user``, a function of the node's
-  tensor inputs that returns ``user``'s result directly; the intermediate value is never written out (MaxPoolGrad
-  followed by the ReluGrad of the ReLU that fed the pooling: the mask goes onto the pooled gradient, a quarter
-  of the size);
-* ``kernel_pair(inputs, other)``: for a node ``other`` that reads the node's first input too, a function of the
-  node's tensor inputs, then those of ``other`` it does not read, returning ``(its result, other's result)``
-  (BatchNormGrad and BatchNormScaleGrad share the batch statistics and a dot product; Conv2DBackpropInput and
-  Conv2DBackpropFilter of one convolution each chunk of dout, rearranged once for both GEMMs).
+* a *through* kernel: when the node's result has one reader, ``user``, a function of the node's tensor inputs that
+  returns ``user``'s result directly; the intermediate value is never written out (MaxPoolGrad followed by the
+  ReluGrad of the ReLU that fed the pooling: the mask goes onto the pooled gradient, a quarter of the size);
+* a *pair* kernel: for a node ``other`` that reads the node's first input too, a function of the node's tensor
+  inputs, then those of ``other`` it does not read, returning ``(its result, other's result)`` (BatchNormGrad and
+  BatchNormScaleGrad share the batch statistics and a dot product; Conv2DBackpropInput and Conv2DBackpropFilter of
+  one stride-1 convolution each chunk of dout, rearranged once for both GEMMs).
 
 Either returns None where it does not apply. The fused result must be the unfused nodes' result bit for bit
 (GRAPH mode equals PYNATIVE). The partner's work moves to the first node's line, so nothing that writes in place
 (a side effect) may run between the two. Only the generated ``run`` is fused: ``Executor.steps`` still runs
 node by node and shows every intermediate value.
 """
-
-
-class Line:
-    """One line of the generated code: ``fn`` of the ``ins`` slots, giving the ``outs`` slots; ``members`` are the
-    schedule indices of the nodes it computes, the first one's where the line stands."""
-
-    __slots__ = ("fn", "ins", "outs", "members")
-
-    def __init__(self, fn, ins, outs, members):
-        self.fn, self.ins, self.outs, self.members = fn, ins, outs, members
+from mslab.fast.fusion_kernels import PAIR, THROUGH, kernel_for
+from mslab.runtime.executor import Line
 
 
 def _no_write_between(schedule, a, b):
@@ -35,21 +27,21 @@ def _no_write_between(schedule, a, b):
 def _partner(schedule, a, readers, made_at, taken, keep):
     """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
     _, ins, out, node = schedule[a]
-    through = getattr(node.prim, "kernel_through", None)
+    through = kernel_for(THROUGH, node.prim)
     if through is not None and out not in keep and len(readers.get(out, ())) == 1:
         b = readers[out][0]
         if b not in taken and _no_write_between(schedule, a, b):
-            fn = through(node.inputs, schedule[b][3])
+            fn = through(node.prim, node.inputs, schedule[b][3])
             if fn is not None:
                 return b, fn, (schedule[b][2],), ()
-    pair = getattr(node.prim, "kernel_pair", None)
+    pair = kernel_for(PAIR, node.prim)
     if pair is not None and ins:
         for b in readers.get(ins[0], ()):
             if b > a and b not in taken and _no_write_between(schedule, a, b):
                 extra = tuple(s for s in dict.fromkeys(schedule[b][1]) if s not in ins)
                 if any(made_at.get(s, -1) > a for s in extra):  # the fused line stands at a: other's inputs must exist
                     continue
-                fn = pair(node.inputs, schedule[b][3])
+                fn = pair(node.prim, node.inputs, schedule[b][3])
                 if fn is not None:
                     return b, fn, (out, schedule[b][2]), extra
     return None

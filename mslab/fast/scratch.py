@@ -1,4 +1,4 @@
-"""Work buffers that kernels reuse from call to call, and the dtype a kernel computes in.
+"""Work buffers that the wide convolution kernels reuse from call to call.
 
 A fresh array of many megabytes is mapped from the operating system on every call and each of its pages
 faults when first written, which costs more than the arithmetic that fills it. The big temporaries of the
@@ -27,7 +27,3 @@ def scratch(role, shape, dtype):
     if buf is None or buf.size < size:
         buf = bufs[role, dtype] = np.empty(size, dtype)
     return buf[:size].reshape(shape)
-
-
-def compute_dtype(dtype):
-    return np.dtype(np.float32) if dtype == np.float16 else dtype

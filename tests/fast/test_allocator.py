@@ -1,5 +1,5 @@
-"""mslab.core.allocator: glibc's malloc thresholds fixed at import, unless the user set glibc's own variables."""
-from mslab.core import allocator
+"""mslab.fast.allocator: glibc's malloc thresholds fixed at import, unless the user set glibc's own variables."""
+from mslab.fast import allocator
 
 
 def test_user_variable_wins():

@@ -12,8 +12,9 @@ What changes is the cost, never the numbers or what a learner sees:
 
 * the graph is the bprop rules themselves, traced; the executor's kernels compute exactly what the primitives'
   ``compute`` does, in the order the rules ran (GRAPH and PYNATIVE results are equal, tested on every op);
-* only autodiff's own tape replays. Under ``mslab.record()``, inside another gradient (a gradient of a
-  gradient records the first backward's primitives), or while GRAPH mode traces, the rules run one by one;
+* only autodiff's own tape (the lean tape, ``lean_tape``) replays. Under ``mslab.record()``, inside another
+  gradient (a gradient of a gradient records the first backward's primitives), or while GRAPH mode traces, the
+  rules run one by one;
 * an op whose backward calls back into Python every step (``ops.HookBackward``, a Cell's own ``bprop``,
   ``ops.Custom``, a Primitive defined outside mslab) keeps its step on the rule-by-rule path
   (``Primitive.bprop_replayable``).
@@ -24,10 +25,10 @@ from collections import OrderedDict
 
 import numpy as np
 
-from mslab.autodiff import grad_operation
 from mslab.autodiff.backprop import backprop
 from mslab.autodiff.grad_operation import backprop_tape
 from mslab.core.tensor import Parameter, Tensor
+from mslab.fast.lean_tape import LeanTape
 from mslab.ir.graph import Graph, Value
 from mslab.ir.node import Node
 from mslab.ir.passes import optimize
@@ -246,4 +247,13 @@ class BackwardPlans:
         return plan
 
 
-grad_operation.install_backward_plans(BackwardPlans)
+def replay(kept, tape, outputs, sens, sources):
+    """The hook ``backward_replay`` (``mslab.core.hooks``): the gradients ``backprop_tape`` gives, replayed from the
+    gradient function's compiled backwards (kept in ``kept``) where it has one. A plain tape (the lean tape was
+    not installed when the forward ran) has no recorded calls to key on: its backward runs rule by rule."""
+    if type(tape) is not LeanTape:
+        return backprop_tape(tape, outputs, sens, sources)
+    plans = kept.get("backward_plans")
+    if plans is None:
+        plans = kept["backward_plans"] = BackwardPlans()
+    return plans.backward(tape, outputs, sens, sources)

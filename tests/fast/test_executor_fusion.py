@@ -1,4 +1,4 @@
-"""GRAPH mode's kernel fusion (runtime.fusion): MaxPoolGrad with the ReluGrad after it, BatchNormGrad with
+"""GRAPH mode's kernel fusion (mslab.fast.fusion): MaxPoolGrad with the ReluGrad after it, BatchNormGrad with
 BatchNormScaleGrad, Conv2DBackpropInput with Conv2DBackpropFilter. A fused line must give the unfused nodes'
 results bit for bit (PYNATIVE runs them one by one), and fuse only where nothing else reads the intermediate
 value."""
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import mslab as ms
-from mslab import Tensor, nn, ops
+from mslab import Tensor, fast, nn, ops
 from mslab.ops import conv_kernels as K
 from mslab.ops.batch_norm_ops import BatchNormGrad, BatchNormScaleGrad
 from mslab.ops.conv_ops import Conv2DBackpropFilter, Conv2DBackpropInput
@@ -14,6 +14,8 @@ from mslab.ops.pool_ops import MaxPoolGrad
 from mslab.ops.unary_ops import ReluGrad
 from mslab.runtime.executor import Executor
 from mslab.testing import check_modes
+
+pytestmark = pytest.mark.skipif(not fast.enabled(), reason="the speed layer is off (MSLAB_PLAIN)")
 
 
 def nasty(shape, seed, dtype=np.float32):

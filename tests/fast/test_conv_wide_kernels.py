@@ -1,13 +1,25 @@
-"""The stride-1 convolution kernels build their columns a few images at a time: with chunks far smaller
-than a batch (every image its own chunk, odd batch sizes), dilation and uneven padding they must still
-give the direct sums (forward, filter gradient) and the adjoint of the forward (input gradient)."""
+"""The stride-1 convolution kernels of the speed layer (mslab.fast.conv_wide_kernels) build their columns a few
+images at a time: with chunks far smaller than a batch (every image its own chunk, odd batch sizes), dilation and
+uneven padding they must still give the direct sums (forward, filter gradient) and the adjoint of the forward
+(input gradient)."""
 import numpy as np
 import pytest
 
 import mslab as ms
-from mslab import Tensor, ops
+from mslab import Tensor, fast, ops
+from mslab.fast import conv_wide_kernels as wide
 from mslab.ops import conv_kernels as K
-from mslab.ops import conv_wide_kernels as wide
+
+needs_speed_layer = pytest.mark.skipif(not fast.enabled(), reason="the speed layer is off (MSLAB_PLAIN)")
+
+
+@pytest.fixture(params=[True, False], ids=["wide", "im2col"])
+def either_kernels(request):
+    """The test runs with the speed layer's wide kernels and with the plain im2col ones: both must hold."""
+    was = fast.enabled()
+    fast.set_enabled(request.param)
+    yield
+    fast.set_enabled(was)
 
 CASES = [  # N, C, H, W, O, kh, kw, dilation, pads (top, bottom, left, right)
     (5, 3, 7, 6, 4, 3, 2, (1, 2), (1, 0, 2, 1)),
@@ -21,6 +33,7 @@ CASES = [  # N, C, H, W, O, kh, kw, dilation, pads (top, bottom, left, right)
 ]
 
 
+@needs_speed_layer
 @pytest.mark.parametrize("small_gemm", [0, wide.SMALL_GEMM])  # 0: no GEMM counts as small (the big layers' paths)
 @pytest.mark.parametrize("chunk_bytes", [1, 3000, 1 << 30])
 @pytest.mark.parametrize("case", CASES)
@@ -45,7 +58,7 @@ def test_chunked_columns_give_the_direct_sums(monkeypatch, chunk_bytes, small_ge
     assert [a.tobytes() for a in fused] == [dx.tobytes(), dw.tobytes()]
 
 
-def test_float16_is_computed_in_float32_and_rounded_back():
+def test_float16_is_computed_in_float32_and_rounded_back(either_kernels):
     rng = np.random.default_rng(2)
     x, w = rng.standard_normal((2, 3, 6, 6)).astype(np.float16), rng.standard_normal((4, 3, 3, 3)).astype(np.float16)
     out = K.conv2d(x, w, (1, 1), (1, 1), (1, 1, 1, 1), (6, 6))
@@ -54,6 +67,7 @@ def test_float16_is_computed_in_float32_and_rounded_back():
     np.testing.assert_array_equal(out, ref.astype(np.float16))
 
 
+@needs_speed_layer
 @pytest.mark.parametrize("shape, w_shape, pads", [
     ((1, 1, 6, 6), (1, 1, 3, 3), (1, 1, 1, 1)),      # 'same': junk columns read the next row's first pixel
     ((2, 6, 14, 14), (16, 6, 5, 5), (0, 0, 0, 0)),   # LeNet's second convolution (per-image GEMMs)
@@ -82,6 +96,7 @@ def test_filter_gradient_of_an_image_with_inf_has_no_nan_from_junk_columns(shape
     np.testing.assert_allclose(dw[finite], ref[finite], rtol=1e-4, atol=1e-4)
 
 
+@needs_speed_layer
 @pytest.mark.parametrize("shape, w_shape, pads", [
     ((1, 1, 5, 5), (1, 1, 3, 3), (0, 0, 0, 0)),      # the full convolution of zero-padded dout (O <= C)
     ((2, 6, 14, 14), (16, 6, 5, 5), (0, 0, 0, 0)),   # col2im over junk columns (O > C)
@@ -111,7 +126,7 @@ def test_input_gradient_with_an_inf_weight_has_no_nan_from_padding(shape, w_shap
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
-def test_conv2d_gradients_with_inf_as_mindspore(mode):
+def test_conv2d_gradients_with_inf_as_mindspore(mode, either_kernels):
     """Both gradients of Conv2D beside an inf, as MindSpore 2.10 computes them: finite wherever the true sum is."""
     ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
     try:
