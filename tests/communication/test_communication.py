@@ -1,6 +1,6 @@
 """mslab.communication, the collective primitives and dataset sharding in one process (rank 0 of 1).
 
-Runs on 2 and 3 ranks are in tests/test_data_parallel.py; here: MindSpore's names and errors, every
+Runs on 2 and 3 ranks are in tests/communication/test_data_parallel.py; here: MindSpore's names and errors, every
 collective as the identity with its gradient checked and GRAPH == PYNATIVE, the graph view marking
 communication nodes, and which rows each shard reads (observed on MindSpore 2.10 CPU).
 """

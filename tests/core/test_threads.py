@@ -13,7 +13,7 @@ import pytest
 import mslab as ms
 from mslab.core import threads
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import json

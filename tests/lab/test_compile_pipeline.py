@@ -16,7 +16,7 @@ from mslab.viz import have_dot
 
 pytestmark = pytest.mark.skipif(not have_dot(), reason="Graphviz dot is needed to draw the graphs")
 
-_NETS = Path(__file__).resolve().parent.parent / "benchmarks" / "nets.py"
+_NETS = Path(__file__).resolve().parents[2] / "benchmarks" / "nets.py"
 _spec = importlib.util.spec_from_file_location("nets", _NETS)
 nets = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(nets)

@@ -315,6 +315,6 @@ def test_graph_mode_errors_appear_at_trace_time():
 def test_every_math_primitive_is_tested():
     covered = set(BINARY) | set(COMPARE) | set(UNARY) | set(UNARY_NO_GRAD) | {
         "LogicalAnd", "LogicalOr", "LogicalNot", "ReluGrad", "MatMul", "BatchMatMul", "Div",
-        "AddN", "TensorAdd", "Round"}  # tested in test_api_arrayops_math.py
+        "AddN", "TensorAdd", "Round"}  # tested in ops/test_math_constant_ops.py
     primitives = {n for m in (math_ops, matmul_ops, unary_ops) for n in m.__all__ if n[0].isupper()}
     assert primitives <= covered, primitives - covered

@@ -405,7 +405,7 @@ def test_functional_pad_errors():
 
 @pytest.mark.parametrize("mode", ["REFLECT", "SYMMETRIC", "CONSTANT"])
 def test_pad_axis_agrees_with_nn_pad(mode):
-    """The building block ops.pad uses gives nn.Pad's values (observed on MindSpore 2.10 in test_api_names_more)."""
+    """The building block ops.pad uses gives nn.Pad's values (observed on MindSpore 2.10 in nn/test_pad_layer.py)."""
     x = Tensor(X)
     out = pad_ops.pad_axis(pad_ops.pad_axis(x, 0, 1, 1, mode.lower()), 1, 2, 2, mode.lower())
     np.testing.assert_array_equal(out.asnumpy(), nn.Pad(((1, 1), (2, 2)), mode)(x).asnumpy())
@@ -414,8 +414,8 @@ def test_pad_axis_agrees_with_nn_pad(mode):
 # ---- every primitive and class of these modules is covered above ------------------------------------------
 def test_every_new_array_name_is_tested():
     covered = {"Slice", "StridedSlice", "Unstack", "ScatterNd", "ScatterNdUpdate", "Unique", "Pad", "Eye", "ReverseV2",
-               "UnsortedSegmentSum",  # tested in test_api_opsmore.py
-               "MirrorPad",  # tested in test_api_opsthree.py
+               "UnsortedSegmentSum",  # tested in ops/test_clip_segment_assign_pinv.py
+               "MirrorPad",  # tested in ops/test_rsqrt_cdist_mirror_pad.py
                "ScalarToArray"}
     names = {n for m in (slice_ops, pad_ops, scatter_ops, creation_ops) for n in m.__all__ if n[0].isupper()}
     assert names <= covered, names - covered

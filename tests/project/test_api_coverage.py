@@ -2,7 +2,7 @@
 import importlib.util
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_api_coverage.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_api_coverage.py"
 
 
 def load_script():

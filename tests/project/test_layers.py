@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1] / "mslab"
+ROOT = Path(__file__).resolve().parents[2] / "mslab"
 
 # (layer, module prefixes); the first match wins, so more specific prefixes come first.
 LAYERS = [

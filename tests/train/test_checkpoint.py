@@ -1,6 +1,6 @@
 """Checkpoints: round trip, atomic writes, checked loads that change nothing on error.
 
-MindSpore's own files, damaged files and crashes are in test_reliability_checkpoint.py.
+MindSpore's own files, damaged files and crashes are in train/test_checkpoint_files.py.
 """
 import os
 

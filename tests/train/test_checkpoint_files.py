@@ -27,7 +27,7 @@ from mslab.train import serialization
 from mslab.train.callback import CheckpointConfig, ModelCheckpoint
 from mslab.train.serialization._schema import FILE_DESCRIPTOR, Checkpoint
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(os.environ.get("MSLAB_MS_FIXTURES", ROOT.parent / "shared" / "fixtures" / "mindspore-2.10"))
 if not (FIXTURES / "lenet5_reference.npz").exists():
     FIXTURES = Path("/work/shared/fixtures/mindspore-2.10")

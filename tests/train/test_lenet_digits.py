@@ -5,7 +5,7 @@ from pathlib import Path
 import mslab as ms
 
 _spec = importlib.util.spec_from_file_location(
-    "lenet_digits", Path(__file__).resolve().parent.parent / "benchmarks" / "lenet_digits.py")
+    "lenet_digits", Path(__file__).resolve().parents[2] / "benchmarks" / "lenet_digits.py")
 lenet_digits = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lenet_digits)
 
