@@ -7,7 +7,6 @@ import pytest
 
 from mslab import Parameter, ParameterTuple, Tensor, context, nn, ops
 from mslab.common import dtype as mstype
-from mslab.common.initializer import Normal
 from mslab.testing import check_modes
 
 
@@ -32,15 +31,6 @@ class Net(nn.Cell):
         return self.heads[0](h) + self.heads[1](h)
 
 
-class LinearNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(1, 1, Normal(0.02), Normal(0.02))
-
-    def construct(self, x):
-        return self.fc(x)
-
-
 EXPECTED_NAMES = ["scale", "layers.0.fc.weight", "layers.0.fc.bias", "layers.1.fc.weight", "layers.1.fc.bias",
                   "heads.0.weight", "heads.0.bias", "heads.1.weight", "heads.1.bias"]
 
@@ -52,8 +42,8 @@ def test_parameter_names_and_order():
     assert [p.name for p in net.trainable_params()] == EXPECTED_NAMES
 
 
-def test_dense_parameter_names_and_repr():
-    net = LinearNet()
+def test_dense_parameter_names_and_repr(linear_net):
+    net = linear_net
     assert [p.name for p in net.trainable_params()] == ["fc.weight", "fc.bias"]
     assert repr(net.fc.weight) == "Parameter (name=fc.weight, shape=(1, 1), dtype=Float32, requires_grad=True)"
     assert repr(net) == "LinearNet(\n  (fc): Dense(input_channels=1, output_channels=1, has_bias=True)\n)"
@@ -68,7 +58,7 @@ def test_nested_repr():
     assert "  (heads): CellList(\n    (0): Dense(input_channels=2, output_channels=1, has_bias=True)" in text
 
 
-def test_wrapper_without_auto_prefix_keeps_names():
+def test_wrapper_without_auto_prefix_keeps_names(linear_net):
     class Wrapper(nn.Cell):
         def __init__(self, network):
             super().__init__(auto_prefix=False)
@@ -77,7 +67,7 @@ def test_wrapper_without_auto_prefix_keeps_names():
         def construct(self, x):
             return self.network(x)
 
-    net = LinearNet()
+    net = linear_net
     w = Wrapper(net)
     assert [p.name for p in w.trainable_params()] == ["fc.weight", "fc.bias"]
 
@@ -93,11 +83,11 @@ def test_trainable_params_skip_frozen():
     assert [p.name for p in bn.get_parameters()] == ["mean", "variance", "gamma", "beta"]  # as MindSpore 2.10
 
 
-def test_get_parameters_is_generator():
+def test_get_parameters_is_generator(linear_net):
     gen = Net().get_parameters()
     assert isinstance(gen, types.GeneratorType)
     assert all(isinstance(p, Parameter) for p in gen)
-    opt_params = list(filter(lambda x: x.requires_grad, LinearNet().get_parameters()))  # seed idiom
+    opt_params = list(filter(lambda x: x.requires_grad, linear_net.get_parameters()))  # seed idiom
     assert len(opt_params) == 2
 
 
@@ -139,7 +129,7 @@ def test_set_train_propagates_and_returns_self():
     assert net.set_grad() is net and net.requires_grad
 
 
-def test_parameter_tuple_registered():
+def test_parameter_tuple_registered(linear_net):
     class Holder(nn.Cell):
         def __init__(self, params):
             super().__init__(auto_prefix=False)
@@ -148,15 +138,15 @@ def test_parameter_tuple_registered():
         def construct(self):
             return self.params[0]
 
-    net = LinearNet()
+    net = linear_net
     h = Holder(net.trainable_params())
     assert [p.name for p in h.get_parameters()] == ["fc.weight", "fc.bias"]
     with pytest.raises(TypeError):
         ParameterTuple([Tensor(np.ones(1))])
 
 
-def test_numpy_input_raises_type_error_naming_the_cell():
-    net = LinearNet()
+def test_numpy_input_raises_type_error_naming_the_cell(linear_net):
+    net = linear_net
     with pytest.raises(TypeError, match="LinearNet"):
         net(np.ones((2, 1), np.float32))
     context.set_context(mode=context.GRAPH_MODE)
@@ -175,8 +165,8 @@ def test_graph_equals_pynative_for_small_network():
     np.testing.assert_array_equal(net(x).asnumpy(), eager)
 
 
-def test_graph_mode_sees_parameter_updates():
-    net = LinearNet()
+def test_graph_mode_sees_parameter_updates(linear_net):
+    net = linear_net
     x = Tensor(np.ones((2, 1), np.float32))
     context.set_context(mode=context.GRAPH_MODE)
     net(x)
