@@ -11,6 +11,7 @@ from hypothesis import settings
 
 import mslab as ms
 from mslab import context, nn
+from mslab import runtime as ms_runtime
 from mslab.common.initializer import Normal
 from mslab.core import context as core_context
 
@@ -34,6 +35,24 @@ def device():
     context.set_context(device_target="Ascend")
     yield "Ascend"
 
+
+
+@pytest.fixture
+def restore_runtime_context():
+    """After the test: PYNATIVE on "CPU" again and mindspore.runtime's memory settings forgotten (they are set once
+    per process, as in MindSpore). Files that change them say ``pytestmark = pytest.mark.usefixtures(...)``."""
+    yield
+    context.set_context(mode=context.PYNATIVE_MODE, device_target="CPU")
+    ms_runtime._memory.clear()
+
+
+@pytest.fixture
+def stand_alone_parallel_context():
+    """The auto-parallel context reset before and after the test (stand-alone, one device), then PYNATIVE mode."""
+    ms.reset_auto_parallel_context()
+    yield
+    ms.reset_auto_parallel_context()
+    context.set_context(mode=context.PYNATIVE_MODE)
 
 class LinearNet(nn.Cell):
     """y = x W^T + b with one input and one output, W and b drawn from Normal(0.02): seed 003's LinearNet."""

@@ -6,14 +6,8 @@ Every expectation was printed by MindSpore 2.10 on CPU (docs/mindspore_observed/
 import pytest
 
 import mslab as ms
-from mslab import runtime as ms_runtime
 
-
-@pytest.fixture(autouse=True)
-def restore_context():
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
-    ms_runtime._memory.clear()
+pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
 def test_run_check_prints_two_lines(capsys):

@@ -7,16 +7,9 @@ import struct
 import numpy as np
 import pytest
 
-import mslab as ms
 import mslab.dataset as ds
 
-
-@pytest.fixture(autouse=True)
-def stand_alone():
-    ms.reset_auto_parallel_context()
-    yield
-    ms.reset_auto_parallel_context()
-    ms.set_context(mode=ms.PYNATIVE_MODE)
+pytestmark = pytest.mark.usefixtures("stand_alone_parallel_context")
 
 
 # ---- MnistDataset(usage="all") -------------------------------------------------------------------

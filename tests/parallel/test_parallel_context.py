@@ -15,13 +15,7 @@ from mslab.parallel._auto_parallel_context import auto_parallel_context
 from mslab.parallel._utils import _get_device_num, _get_gradients_mean, _get_parallel_mode
 from mslab.parallel.auto_parallel import AutoParallel
 
-
-@pytest.fixture(autouse=True)
-def stand_alone():
-    ms.reset_auto_parallel_context()
-    yield
-    ms.reset_auto_parallel_context()
-    ms.set_context(mode=ms.PYNATIVE_MODE)
+pytestmark = pytest.mark.usefixtures("stand_alone_parallel_context")
 
 
 # ---- parallel settings -----------------------------------------------------------------------------

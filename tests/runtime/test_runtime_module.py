@@ -7,14 +7,8 @@ import re
 import pytest
 
 import mslab as ms
-from mslab import runtime as ms_runtime
 
-
-@pytest.fixture(autouse=True)
-def restore_context():
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
-    ms_runtime._memory.clear()
+pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
 # ---- mindspore.runtime ---------------------------------------------------------------------------------

@@ -10,13 +10,7 @@ import pytest
 import mslab as ms
 from mslab import amp, nn
 
-
-@pytest.fixture(autouse=True)
-def stand_alone():
-    ms.reset_auto_parallel_context()
-    yield
-    ms.reset_auto_parallel_context()
-    ms.set_context(mode=ms.PYNATIVE_MODE)
+pytestmark = pytest.mark.usefixtures("stand_alone_parallel_context")
 
 
 # ---- amp levels ------------------------------------------------------------------------------------

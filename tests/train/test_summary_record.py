@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 
 import mslab as ms
-from mslab import runtime as ms_runtime
 from mslab.train.summary import SummaryRecord
 
-
-@pytest.fixture(autouse=True)
-def restore_context():
-    yield
-    ms.set_context(mode=ms.PYNATIVE_MODE, device_target="CPU")
-    ms_runtime._memory.clear()
+pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
 # ---- SummaryRecord -------------------------------------------------------------------------------------
