@@ -1,7 +1,7 @@
 """Ops public MindSpore code uses in 2-4 files (issue 19): ops.Rsqrt, ops.repeat_elements, ops.cdist, ops.DepthToSpace,
 ops.KLDivLoss, P.MirrorPad, and the ones MindSpore 2.10 cannot run on CPU (ops.Einsum, F.scalar_to_array).
 Values observed on MindSpore 2.10 CPU (snippets and output in docs/mindspore_observed/opsthree.md); each
-differentiable one against central differences and GRAPH == PYNATIVE (Rsqrt's in tests/ops/test_ops_math.py)."""
+differentiable one against central differences and GRAPH == PYNATIVE (Rsqrt's in tests/ops/test_math_ops.py)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
