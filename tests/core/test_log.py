@@ -11,7 +11,6 @@ import mslab as ms
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- mindspore.log -------------------------------------------------------------------------------------
 def test_log_format_and_default_level(capsys):
     ms.log.warning("warn %s", "x")
     ms.log.info("info")

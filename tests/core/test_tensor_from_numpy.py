@@ -11,7 +11,6 @@ import mslab as ms
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- Tensor.from_numpy -------------------------------------------------------------------------------
 def test_tensor_from_numpy_shares_memory():
     a = np.array([1.0, 2.0], np.float32)
     t = ms.Tensor.from_numpy(a)

@@ -12,7 +12,6 @@ import mslab.dataset as ds
 pytestmark = pytest.mark.usefixtures("stand_alone_parallel_context")
 
 
-# ---- MnistDataset(usage="all") -------------------------------------------------------------------
 def test_mnist_all_reads_test_rows_first(tmp_path):
     def write(prefix, n, start):
         images = np.zeros((n, 28, 28), np.uint8)

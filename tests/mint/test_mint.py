@@ -17,7 +17,6 @@ def values(t):
     return t.asnumpy().tolist()
 
 
-# ---- mslab.mint ------------------------------------------------------------------------------------------
 def test_mint_flatten_sum_mean():
     y = Tensor(Y)
     # observed on MindSpore 2.10 CPU: flatten starts at axis 0; a 0-d input gives (1,)

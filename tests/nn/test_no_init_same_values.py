@@ -12,7 +12,6 @@ from mslab import nn
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- no_init_parameters, constexpr ----------------------------------------------------------------------
 def test_no_init_parameters_builds_the_same_values():
     from mslab.nn.utils import no_init_parameters
 

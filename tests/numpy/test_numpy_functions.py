@@ -17,7 +17,6 @@ def values(t):
     return t.asnumpy().tolist()
 
 
-# ---- ops.tensor_dot and mslab.numpy ----------------------------------------------------------------------
 def test_tensor_dot_and_numpy_products():
     y, w = Tensor(M), Tensor(np.arange(8, dtype=np.float32).reshape(4, 2))
     # observed on MindSpore 2.10 CPU

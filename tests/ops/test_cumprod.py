@@ -15,7 +15,6 @@ def values(t):
     return t.asnumpy().tolist()
 
 
-# ---- P.CumProd / ops.cumprod / mnp.cumprod ---------------------------------------------------------------
 # (exclusive, reverse) -> (CumProd of [2 3 4], grad of sum(CumProd * [1 2 3])), observed on MindSpore 2.10 CPU
 CUMPROD = [((False, False), [2, 6, 24], [43, 28, 18]), ((False, True), [24, 12, 4], [12, 16, 15]),
            ((True, False), [1, 2, 6], [11, 6, 0]), ((True, True), [12, 4, 1], [0, 4, 5])]

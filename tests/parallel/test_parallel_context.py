@@ -18,7 +18,6 @@ from mslab.parallel.auto_parallel import AutoParallel
 pytestmark = pytest.mark.usefixtures("stand_alone_parallel_context")
 
 
-# ---- parallel settings -----------------------------------------------------------------------------
 def test_parallel_mode_list_and_validation():
     # observed on MindSpore 2.10 CPU
     assert ParallelMode.MODE_LIST == ['stand_alone', 'data_parallel', 'hybrid_parallel', 'semi_auto_parallel',

@@ -12,7 +12,6 @@ from mslab import nn
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- jit_class, Profiler, run_check ----------------------------------------------------------------------
 def test_jit_class_in_graph_mode():
     @ms.jit_class
     class Scale:

@@ -11,7 +11,6 @@ import mslab as ms
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- mindspore.runtime ---------------------------------------------------------------------------------
 def test_runtime_set_memory_checks_and_sets_once():
     # observed on MindSpore 2.10 CPU
     with pytest.raises(ValueError, match=re.escape("The '2' is illegal, it must be match regular")):

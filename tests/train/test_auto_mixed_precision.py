@@ -13,7 +13,6 @@ from mslab import amp, nn
 pytestmark = pytest.mark.usefixtures("stand_alone_parallel_context")
 
 
-# ---- amp levels ------------------------------------------------------------------------------------
 W1 = np.array([[0.3, -0.2, 0.5], [0.11, 0.7, -0.4], [0.25, 0.05, -0.9], [-0.33, 0.6, 0.12]], np.float32)
 W2 = np.array([[0.21, -0.53, 0.8, 0.07], [0.4, 0.19, -0.66, 0.31]], np.float32)
 X = np.array([[0.1, 0.2, 0.3], [1.1, -0.7, 0.33], [0.77, 0.01, -1.3]], np.float32)

@@ -12,7 +12,6 @@ import mslab.dataset as ds
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- data_sink ---------------------------------------------------------------------------------------------
 def sink_data():
     data = {"x": np.arange(12, dtype=np.float32).reshape(6, 2), "y": np.arange(6, dtype=np.float32)}
     return ds.NumpySlicesDataset(data, shuffle=False).batch(2)

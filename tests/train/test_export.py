@@ -14,7 +14,6 @@ from mslab import nn
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- export -------------------------------------------------------------------------------------------------
 def test_export_writes_mslab_graph_text_under_mindspores_name(tmp_path):
     net = nn.Dense(2, 3)
     x = ms.Tensor(np.ones((1, 2), np.float32))

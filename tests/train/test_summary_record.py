@@ -14,7 +14,6 @@ from mslab.train.summary import SummaryRecord
 pytestmark = pytest.mark.usefixtures("restore_runtime_context")
 
 
-# ---- SummaryRecord -------------------------------------------------------------------------------------
 def test_summary_record_writes_json_lines(tmp_path, capsys):
     with SummaryRecord(str(tmp_path)) as sr:
         sr.add_value("scalar", "loss", ms.Tensor(1.5))
