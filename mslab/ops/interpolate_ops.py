@@ -2,7 +2,7 @@
 
 A functional form made of resize_ops' primitives (ResizeNearestNeighbor, ResizeBilinearV2, ResizeBicubic,
 AdaptiveAvgPool2D); their gradients are its gradients. Argument checks and messages as MindSpore 2.10's
-(observed on CPU; tests/test_api_randimg_resize.py).
+(observed on CPU; tests/ops/test_resize_ops.py).
 """
 import math
 

@@ -12,7 +12,7 @@ Each output pixel reads the input along H and W independently, so a resize is on
 ``ops.interpolate`` (interpolate_ops) picks one of them by name. Nearest gathers (its gradient scatter-adds
 dout back); linear, cubic and area are linear maps ``W`` (out x in) per
 axis, out = W_h x W_w^T, whose gradient is the transposed map dx = W_h^T dout W_w. Rules and numbers as
-MindSpore 2.10's CPU kernels (observed; see tests/test_api_randimg_resize.py).
+MindSpore 2.10's CPU kernels (observed; see tests/ops/test_resize_ops.py).
 """
 import numpy as np
 
