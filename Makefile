@@ -1,16 +1,13 @@
 # mslab: two commands do everything.
 #   make lab    set up (venv, Python deps, Graphviz dot) and open the lessons in JupyterLab
-#   make test   set up, then lint and run the whole test suite (unit tests, the engine's tests again with the
-#               speed layer off, notebooks via nbval, and the browser test: lesson 04 in JupyterLab in headless Chromium)
+#   make test   set up, then lint and run the whole test suite (unit tests twice: with the speed layer on, then
+#               off; notebooks via nbval; the browser tests: every lesson in JupyterLab in headless Chromium)
 
 SHELL := /bin/bash
 VENV  := .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.deps-stamp
 
-# The engine's tests, which `make test` runs a second time with the speed layer off (MSLAB_PLAIN=1, see mslab/fast):
-# the plain path the lessons walk must pass them too. Only the folders that exist are listed.
-PLAIN_TESTS := $(wildcard tests/core tests/ir tests/ops tests/autodiff tests/runtime)
 
 # The first interpreter that exists and is >= 3.10 (a pyenv shim may exist without its version).
 PYTHON ?= $(shell for p in python3.11 python3.10 python3; do \
@@ -80,10 +77,9 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 test: $(STAMP) dot chromium
 	$(BIN)/ruff check mslab tests lessons scripts examples
 	$(BIN)/python -m pytest
-	@if [ -z "$(PLAIN_TESTS)" ]; then echo "No engine test folders yet: the run with MSLAB_PLAIN=1 is skipped."; else \
-		echo "MSLAB_PLAIN=1 $(BIN)/python -m pytest -p no:cacheprovider $(PLAIN_TESTS)"; \
-		MSLAB_PLAIN=1 $(BIN)/python -m pytest -p no:cacheprovider $(PLAIN_TESTS); \
-	fi
+	@# The whole unit suite again with the speed layer off (mslab/fast): the plain path the lessons walk passes it too
+	@# (tests/fast, which test the speed layer itself, skip there, but for the switch's own tests).
+	MSLAB_PLAIN=1 $(BIN)/python -m pytest -p no:cacheprovider
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 		echo "$(BIN)/python -m pytest $(NBVAL) notebooks/"; \
 		$(BIN)/python -m pytest $(NBVAL) notebooks/; rc=$$?; \
