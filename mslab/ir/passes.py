@@ -38,7 +38,7 @@ def cse(graph):
             writes += 1
             kept.append(n)
             continue
-        if not getattr(n.prim, "deterministic", True):
+        if not n.prim.deterministic:
             kept.append(n)
             continue
         reads_param = any(type(v) is Value and v.kind == "param" for v in n.inputs)
@@ -88,6 +88,6 @@ def optimize(graph):
         run_pass(graph)
     graph.renumber()
     for n in graph.nodes:
-        for _, sub in getattr(n.prim, "subgraphs", ()):
+        for _, sub in n.prim.subgraphs:
             optimize(sub)  # a subgraph keeps its inputs: the node passes them all
     return graph

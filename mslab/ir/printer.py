@@ -45,7 +45,7 @@ def graph_text(graph, phase=None):
     for n in graph.nodes:
         if phase is None or n.phase == phase:
             lines.append("  " + node_line(n))
-            for label, sub in getattr(n.prim, "subgraphs", ()):
+            for label, sub in n.prim.subgraphs:
                 body = graph_text(sub).split("\n")
                 lines.append(f"    {label}: {body[0]}")
                 lines.extend("    " + line for line in body[1:])

@@ -125,9 +125,9 @@ class Tracer(Recorder):
         node = self._new_node(prim, ins)
         t = Tensor._symbolic(None)
         out = t._sym = self.graph.add_node(node, shape, dtype, handle=t)
-        out.parts = getattr(prim, "parts", None)
+        out.parts = prim.parts
         # A value computed on the host (JIT Fallback) keeps every op that reads it on the host.
-        out.host = getattr(prim, "runs_on_host", False) or any(type(v) is Value and v.host for v in ins)
+        out.host = prim.runs_on_host or any(type(v) is Value and v.host for v in ins)
         return t
 
 

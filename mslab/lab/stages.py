@@ -74,7 +74,7 @@ def _producer(v):
 
 def _inner_nodes(n):
     """Every node inside control-flow node ``n``'s subgraphs, nested ones too (none for other nodes)."""
-    for _, sub in getattr(n.prim, "subgraphs", ()) or ():
+    for _, sub in n.prim.subgraphs:
         for m in sub.nodes:
             yield m
             yield from _inner_nodes(m)

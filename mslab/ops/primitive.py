@@ -40,18 +40,37 @@ class Primitive:
     (observed on CPU). Cast itself and ops with side effects (Assign to a Parameter) are left alone.
     """
 
-    n_tensors = None
-    lift_scalars = False
-    tuple_index = None  # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks
-    side_effect = False
-    differentiable = True
+    # ---- what a primitive may declare (subclasses override these class attributes) -------------------------
+    # How many leading arguments are tensors (the rest are constant attributes given at call time); None: all.
+    n_tensors: int | None = None
+    # Whether those tensor arguments may be Python numbers, lifted to tensors with MindSpore's dtype promotion.
+    lift_scalars: bool = False
+    # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks; None for every other op.
+    tuple_index: int | None = None
+    # Writes to a Parameter (Assign, ApplyMomentum): passes never remove, fold or merge it, and it runs in order.
+    side_effect: bool = False
+    # False: no gradient flows through this op (Eye, OnesLike, random draws): autodiff never calls its bprop.
+    differentiable: bool = True
+    # False: the op may give a different result on each call (random draws, a user's Python function), so
+    # passes never merge two calls of it and the executor never folds it at compile time.
+    deterministic: bool = True
+    # Runs on the host as JIT Fallback (MindSpore's PyExecute): its output value, and every op reading it, is
+    # marked ``host``; gradients stop there.
+    runs_on_host: bool = False
+    # A collective communication op (AllReduce, AllGather, ...): the graph views draw it in its own style.
+    communication: bool = False
+    # Control flow (If, While, WhileGrad) and a Cell with its own bprop: the ``(label, Graph)`` pairs the
+    # node runs; the IR printer nests them under the node, passes optimise them too. Empty for other ops.
+    subgraphs: tuple = ()
+    # An op whose output is a tuple (If, While): ``[(shape, dtype)]`` of each element; None: one tensor.
+    parts: list | None = None
     # Whether a PYNATIVE step's backward through this op may be traced once and replayed as a compiled graph
     # (mslab.fast.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
     # False for ops whose backward calls back into Python each step, and for Primitives defined outside mslab.
-    bprop_replayable = True
-    # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
-    # (BatchNorm: x, scale, bias, not the moving statistics it writes in place)
-    mixed_precision = True
+    bprop_replayable: bool = True
+    # Whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
+    # (BatchNorm: x, scale, bias, not the moving statistics it writes in place).
+    mixed_precision: bool | int = True
 
     def __init__(self, **attrs):
         self.attrs = attrs
@@ -91,6 +110,11 @@ class Primitive:
         geometry) worked out here, once; or None (the default) to run ``compute`` with the constants
         bound. A kernel must give exactly what ``compute`` gives: GRAPH and PYNATIVE results are equal.
         """
+        return None
+
+    def kernel_with(self, compile_graph):
+        """The kernel of a node that runs subgraphs (If, While), with each subgraph compiled by the executor's
+        ``compile_graph(graph) -> run(arrays) -> arrays``; None (the default) for an op without subgraphs."""
         return None
 
     def prepare(self, args):

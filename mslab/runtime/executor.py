@@ -82,10 +82,9 @@ def kernel_of(node, slot_of):
 
     A control-flow node (If, While) gets its subgraphs compiled by this executor's class, through
     ``prim.kernel_with(compile)``: the primitive knows how to run them, the runtime how to compile them."""
-    kernel_with = getattr(node.prim, "kernel_with", None)
-    if kernel_with is not None:
-        return kernel_with(_compile_subgraph), [slot_of[v] for v in node.inputs if type(v) is Value], True
-    fn = node.prim.kernel(node.inputs)
+    fn = node.prim.kernel_with(_compile_subgraph)
+    if fn is None:
+        fn = node.prim.kernel(node.inputs)
     if fn is not None:
         return fn, [slot_of[v] for v in node.inputs if type(v) is Value], True
     fn, slots = _bind(node.prim.compute, node.inputs, slot_of)
@@ -117,7 +116,7 @@ class Executor:
                     raise ExecutionError(f"node {n.out.name} ({n.prim.name}) reads {v.name}, which belongs to "
                                          f"another graph: a symbolic tensor escaped from an earlier trace")
             fn, slots, is_direct = kernel_of(n, slot_of)
-            if (not n.prim.side_effect and getattr(n.prim, "deterministic", True)
+            if (not n.prim.side_effect and n.prim.deterministic
                     and all(template[s] is not None for s in slots)):
                 template[slot_of[n.out]] = self._fold(n, fn, [template[s] for s in slots])
                 self.folded.append(n)

@@ -293,7 +293,7 @@ class _Walk:
             pruned = n.grad_of not in self.in_graph and self.nested is None  # a branch's: in the forward branch
             lines.append(f"grad of {n.grad_of.out.name} {n.grad_of.op}" + (" (pruned)" if pruned else ""))
         self._add_node(ViewNode(keys.node_key(n.out.name), self.kind_of(n), n.op, lines, node_tooltip(n), cluster,
-                                members=(n.out.name,), communication=getattr(n.prim, "communication", False)))
+                                members=(n.out.name,), communication=n.prim.communication))
 
     def _add_box(self, box, cluster):
         """Add the 3D box of a collapsed Cell call (or update): its op count, first ops and optimizer state."""
