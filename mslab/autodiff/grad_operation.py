@@ -16,6 +16,7 @@ from mslab.core.context import is_graph_mode
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Parameter, Tensor
+from mslab.ir.node import BACKWARD
 from mslab.ir.tape import Tape
 from mslab.ops import array_ops
 
@@ -88,7 +89,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, kept=None)
     diff = leaves[:1] if has_aux else leaves
     roots = [rec.value_of(t) for t in diff] if nodes is not None else None  # (tracing: before the sens's nodes)
     if sens is None:
-        with rec.in_phase("backward"):
+        with rec.in_phase(BACKWARD):
             sens_list = [array_ops.ones_like(t) for t in diff]
     else:
         sens_list, _ = flatten(sens)
@@ -107,7 +108,7 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, kept=None)
     else:
         grads = backprop_tape(rec, diff, sens_list, sources)
     if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
-        with rec.in_phase("backward"):
+        with rec.in_phase(BACKWARD):
             grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
     if rec is not state.tracer:
         rec.release()  # our own tape, walked: free the step's activations now (see Tape.release)

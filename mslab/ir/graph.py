@@ -6,10 +6,12 @@ A ``Node`` is one primitive applied to values; it knows its Cell scope, the sour
 created it and its phase (forward, backward, optimizer). The GRAPH-mode tracer builds graphs from
 ``construct``; the PYNATIVE tape builds the same structure while running eagerly.
 """
-from mslab.ir.node import BACKWARD, FORWARD, OPTIMIZER, OTHER, Node, Value
+from mslab.ir.node import BACKWARD, FORWARD, OPTIMIZER, OTHER, Node, Phase, Value, ValueKind
 from mslab.ir.printer import graph_text
 
-__all__ = ["Graph", "Node", "Value", "FORWARD", "BACKWARD", "OPTIMIZER", "OTHER"]
+_NODE = ValueKind.NODE  # a module global: add_node runs for every node recorded
+
+__all__ = ["Graph", "Node", "Value", "Phase", "ValueKind", "FORWARD", "BACKWARD", "OPTIMIZER", "OTHER"]
 
 
 class Graph:
@@ -32,7 +34,7 @@ class Graph:
 
     # ---- building ---------------------------------------------------------------------------
     def add_input(self, name, shape, dtype, handle=None):
-        v = Value("input", name, shape, dtype, handle=handle, owner=self)
+        v = Value(ValueKind.INPUT, name, shape, dtype, handle=handle, owner=self)
         self.inputs.append(v)
         return v
 
@@ -40,7 +42,7 @@ class Graph:
         """The value standing for a Parameter (one per Parameter, read when the graph runs)."""
         v = self._param_values.get(id(param))
         if v is None:
-            v = Value("param", param.name, param.shape, param._data.dtype, handle=param, owner=self)
+            v = Value(ValueKind.PARAM, param.name, param.shape, param._data.dtype, handle=param, owner=self)
             self._param_values[id(param)] = v
             self.params.append(v)
         return v
@@ -52,7 +54,7 @@ class Graph:
         key = (arr.dtype.str, arr.shape, arr.tobytes()) if arr.size <= 16 else id(tensor)
         v = self._const_values.get(key)
         if v is None:
-            v = Value("const", f"const{len(self.consts)}", arr.shape, arr.dtype, handle=tensor, array=arr,
+            v = Value(ValueKind.CONST, f"const{len(self.consts)}", arr.shape, arr.dtype, handle=tensor, array=arr,
                       owner=self)
             self._const_values[key] = v
             self._const_keepalive.append(tensor)  # ids of large constants must stay unique while tracing
@@ -63,7 +65,7 @@ class Graph:
         # positional arguments: every eager op under a gradient makes one of these
         nodes = self.nodes
         node.index = i = len(nodes)
-        node.out = out = Value("node", f"%{i}", shape, dtype, node, handle, None, self)
+        node.out = out = Value(_NODE, f"%{i}", shape, dtype, node, handle, None, self)
         nodes.append(node)
         return out
 
@@ -99,7 +101,7 @@ class Graph:
         return out
 
     def text(self, phase=None):
-        """The IR text; ``phase='backward'`` keeps only that phase's nodes."""
+        """The IR text; ``phase=BACKWARD`` (or ``'backward'``) keeps only that phase's nodes."""
         return graph_text(self, phase)
 
     def __str__(self):

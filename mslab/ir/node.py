@@ -5,8 +5,29 @@ nodes generated from bprop rules, optimizer for an optimizer Cell's updates, oth
 one label the engine records; the lab's step-through reads its *stages* off phases and data flow.
 """
 from mslab.core import dtype as mstype
+from mslab.core.text_enum import TextEnum
 
-FORWARD, BACKWARD, OPTIMIZER, OTHER = "forward", "backward", "optimizer", "other"
+
+class Phase(TextEnum):
+    """The part of a training step that recorded a node (``node.phase``); a member is also its string."""
+
+    FORWARD = "forward"  # the network and its loss, as ``construct`` runs
+    BACKWARD = "backward"  # generated from the forward nodes' bprop rules by autodiff
+    OPTIMIZER = "optimizer"  # an optimizer Cell's parameter updates
+    OTHER = "other"  # anything else recorded
+
+
+class ValueKind(TextEnum):
+    """What a Value stands for (``value.kind``); a member is also its string."""
+
+    INPUT = "input"  # a graph input (an argument of construct, or a value a subgraph captures)
+    PARAM = "param"  # a Parameter, read when the graph runs
+    CONST = "const"  # a constant captured while recording (``value.array`` holds it)
+    NODE = "node"  # the output of a node
+
+
+# The members under short names: the modules comparing phases import these.
+FORWARD, BACKWARD, OPTIMIZER, OTHER = Phase.FORWARD, Phase.BACKWARD, Phase.OPTIMIZER, Phase.OTHER
 
 class Value:
     """One tensor in a graph: a graph input, a Parameter, a constant, or a node's output.
@@ -24,7 +45,7 @@ class Value:
                  "__weakref__")
 
     def __init__(self, kind, name, shape, dtype, node=None, handle=None, array=None, owner=None):
-        self.kind = kind  # "input" | "param" | "const" | "node"
+        self.kind = kind
         self.name = name
         self.shape = tuple(shape)
         self.dtype = dtype  # numpy dtype (object for a tuple)
@@ -93,7 +114,7 @@ class Node:
         """The Parameter value this node writes in place (Assign, ApplyMomentum, SGD, ScatterNdUpdate: a side effect
         whose first input is a Parameter), or None."""
         first = self.inputs[0] if self.inputs else None
-        if self.prim.side_effect and type(first) is Value and first.kind == "param":
+        if self.prim.side_effect and type(first) is Value and first.kind == ValueKind.PARAM:
             return first
         return None
 

@@ -9,7 +9,7 @@ same number of writes. Subgraphs of control-flow nodes are optimized too.
 """
 import numpy as np
 
-from mslab.ir.graph import Value
+from mslab.ir.graph import OPTIMIZER, Value, ValueKind
 
 
 def _const_key(c):
@@ -41,8 +41,8 @@ def cse(graph):
         if not n.prim.deterministic:
             kept.append(n)
             continue
-        reads_param = any(type(v) is Value and v.kind == "param" for v in n.inputs)
-        key = (n.prim.key(), n.phase == "optimizer",
+        reads_param = any(type(v) is Value and v.kind == ValueKind.PARAM for v in n.inputs)
+        key = (n.prim.key(), n.phase == OPTIMIZER,
                tuple(v if type(v) is Value else _const_key(v) for v in n.inputs),
                writes if reads_param else None)
         try:

@@ -7,14 +7,14 @@ assert on it.
 """
 import numpy as np
 
-from mslab.ir.node import Value
+from mslab.ir.node import Value, ValueKind
 
 
 def _operand(v):
     if type(v) is Value:
-        if v.kind == "const" and v.array.size <= 4:
+        if v.kind == ValueKind.CONST and v.array.size <= 4:
             return np.array2string(v.array, separator=", ") if v.array.ndim else repr(v.array.item())
-        return "%" + v.name if v.kind != "node" else v.name
+        return "%" + v.name if v.kind != ValueKind.NODE else v.name
     if hasattr(v, "name") and not isinstance(v, (str, int, float)):
         return str(v)
     return repr(v)

@@ -11,7 +11,7 @@ import contextlib
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.node import BACKWARD, FORWARD, Node, Value
+from mslab.ir.node import BACKWARD, FORWARD, Node, Value, ValueKind
 from mslab.ir.provenance import scope_path, source_line
 
 _NOTHING_TO_LABEL = contextlib.nullcontext()
@@ -27,7 +27,7 @@ class Recorder:
 
     @contextlib.contextmanager
     def in_phase(self, phase=None, grad_of=None):
-        """Label the nodes recorded inside: ``with rec.in_phase("backward", grad_of=node): ...``."""
+        """Label the nodes recorded inside: ``with rec.in_phase(BACKWARD, grad_of=node): ...``."""
         saved = self.phase, self.grad_of
         if phase is not None:
             self.phase = phase
@@ -101,7 +101,7 @@ class Tracer(Recorder):
 
     def local(self, v):
         """The value standing for ``v`` in this graph: ``v`` itself, or an input capturing it from outside."""
-        if v.owner is self.graph or v.kind in ("param", "const"):
+        if v.owner is self.graph or v.kind in (ValueKind.PARAM, ValueKind.CONST):
             return v if v.owner is self.graph else self.value_of(v.handle)
         entry = self.captured.get(v)
         if entry is None:

@@ -31,7 +31,7 @@ from mslab.core import hooks
 from mslab.core.errors import ExecutionError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Value
+from mslab.ir.graph import Value, ValueKind
 
 
 class Line:
@@ -131,7 +131,7 @@ class Executor:
         self.schedule = schedule  # (kernel, input slots, output slot, node) per node, in run order
         # Outputs that are parameters or compile-time values are copied on the way out: the caller must
         # not be able to change a weight or the next call's result by writing into them.
-        self._out_copy = [v.kind == "param" or template[self.slot_of[v]] is not None for v in graph.outputs]
+        self._out_copy = [v.kind == ValueKind.PARAM or template[self.slot_of[v]] is not None for v in graph.outputs]
         self._known_ids = {id(a) for a in template if a is not None}
         self._direct = direct
         self._generate()

@@ -30,6 +30,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
+from mslab.ir.node import OPTIMIZER
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
@@ -170,7 +171,7 @@ class Optimizer(Cell):
     return the tuple of assign results (TrainOneStepCell passes it to ``ops.depend``).
     """
 
-    _graph_phase = "optimizer"
+    _graph_phase = OPTIMIZER
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
