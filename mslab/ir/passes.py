@@ -7,21 +7,8 @@ records its forward once.) Ops with side effects (Assign, a BatchNorm's moving a
 merged or removed, and a node that reads a Parameter is only merged with one that read it after the
 same number of writes. Subgraphs of control-flow nodes are optimized too.
 """
-import numpy as np
-
+from mslab.core.freeze import freeze
 from mslab.ir.graph import OPTIMIZER, Value, ValueKind
-
-
-def _const_key(c):
-    if isinstance(c, np.ndarray):
-        return ("a", c.dtype.str, c.shape, c.tobytes())
-    if isinstance(c, (list, tuple)):
-        return (type(c).__name__,) + tuple(_const_key(x) for x in c)
-    try:
-        hash(c)
-        return ("c", type(c).__name__, c)
-    except TypeError:
-        return ("id", id(c))
 
 
 def cse(graph):
@@ -42,12 +29,12 @@ def cse(graph):
             kept.append(n)
             continue
         reads_param = any(type(v) is Value and v.kind == ValueKind.PARAM for v in n.inputs)
-        key = (n.prim.key(), n.phase == OPTIMIZER,
-               tuple(v if type(v) is Value else _const_key(v) for v in n.inputs),
-               writes if reads_param else None)
         try:
+            key = (n.prim.key(), n.phase == OPTIMIZER,
+                   tuple(v if type(v) is Value else freeze(v) for v in n.inputs),
+                   writes if reads_param else None)
             first = seen.get(key)
-        except TypeError:  # an unhashable attribute: leave this node alone
+        except TypeError:  # an attribute or constant input with no frozen form: leave this node alone
             kept.append(n)
             continue
         if first is None:

@@ -22,6 +22,7 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError, OpError, OpTypeError
 from mslab.core.fp_warnings import quiet_kernels
+from mslab.core.freeze import freeze
 from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
@@ -82,8 +83,9 @@ class Primitive:
         return type(self).__name__
 
     def key(self):
-        """What makes two calls of this op kind the same computation (for CSE)."""
-        return (type(self), tuple(sorted((k, _freeze(v)) for k, v in self.attrs.items())))
+        """What makes two calls of this op kind the same computation (for CSE): its class and its attributes,
+        frozen (``mslab.core.freeze``; TypeError if an attribute has no frozen form)."""
+        return (type(self), tuple(sorted((k, freeze(v)) for k, v in self.attrs.items())))
 
     def __repr__(self):
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
@@ -200,16 +202,6 @@ def to_mixed_precision(args, dtype, casts):
 
 def _describe(t):
     return f"{t.dtype}{list(t.shape)}"
-
-
-def _freeze(v):
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
-    if isinstance(v, np.ndarray):
-        return (v.dtype.str, v.shape, v.tobytes())
-    return v
 
 
 # ---- dtype promotion for Python scalars and mixed tensors (MindSpore's implicit conversion) ------

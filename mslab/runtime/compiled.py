@@ -14,6 +14,7 @@ from mslab.autodiff import graph_syntax
 from mslab.core import graph_mode, state
 from mslab.core.context import LAX, STRICT, get_context
 from mslab.core.errors import GraphModeError
+from mslab.core.freeze import freeze
 from mslab.core.pytree import flatten, unflatten
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.ir.graph import Graph
@@ -99,9 +100,8 @@ def _const_sig(a):
         raise TypeError("a numpy array was passed where a Tensor is expected: wrap it as mslab.Tensor(array) "
                         "(numpy arrays are not graph inputs)")
     try:
-        hash(a)
-        return ("C", type(a).__name__, a)
-    except TypeError:
+        return freeze(a)
+    except TypeError:  # no value to compare (a set, an object without __hash__): this very object
         return ("id", id(a))
 
 
