@@ -9,11 +9,13 @@ Compilation (once per graph):
 * nodes whose inputs are all known at compile time (constants, or folded nodes, such as the ``Fill``
   that makes *sens* and what is computed from it) are folded: computed once, here;
 * each buffer is noted as free after its last reader, so numpy can reuse the memory;
-* the schedule is turned into one Python function, a line per node (``print(executor.code)``)::
+* the schedule is turned into one Python function, a line per node (``print(executor.code)``); its
+  variables are named after the IR values they hold (``%0`` is ``_0``, ``%fc1.weight`` is ``fc1_weight``), its
+  kernels after the node they run and, when short, the node's Cell path (as torch.fx names its code)::
 
-      v7 = k0(a0, p0)              # %0 = MatMul
-      v8 = k1(v7, p1)              # %1 = BiasAdd
-      del v7
+      _0 = k_0_fc1_MatMul(x, fc1_weight)    # %0 = MatMul
+      _1 = k_1_fc1_BiasAdd(_0, fc1_bias)    # %1 = BiasAdd
+      del _0
 
 (The speed layer may plan the lines itself, through ``mslab.core.hooks.executor_lines``: ``mslab.fast.fusion``
 computes some pairs of neighbouring nodes in one line, bit for bit what the two nodes compute.)
@@ -24,6 +26,9 @@ effects (an optimizer's ``Assign`` runs after the backward nodes that read the w
 ``steps()`` runs the same schedule one node at a time and exposes every intermediate value: the
 step-through views use it, never a second interpreter.
 """
+import keyword
+import re
+
 import numpy as np
 
 from mslab.autodiff.control_flow import If, While
@@ -66,6 +71,48 @@ def _bind(compute, inputs, slot_of):
         it = iter(xs)
         return compute(*[next(it) if is_t else c for is_t, c in pattern])
     return call, slots
+
+
+def _identifier(text):
+    """``text`` made a Python identifier: ``%12`` -> ``_12``, ``fc1.weight`` -> ``fc1_weight``."""
+    name = re.sub(r"\W", "_", text.lstrip("%"))
+    if not name or name[0].isdigit():
+        name = "_" + name
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+class _Names:
+    """The generated code's names, each unique: a second ``fc1_weight`` becomes ``fc1_weight_2``."""
+
+    def __init__(self):
+        self.taken = {"run"}
+
+    def __call__(self, text):
+        base = name = _identifier(text)
+        i = 1
+        while name in self.taken:
+            i += 1
+            name = f"{base}_{i}"
+        self.taken.add(name)
+        return name
+
+
+_SHORT_PATH = 20  # a Cell path longer than this is left out of a kernel's name (its last part is kept if short)
+
+
+def kernel_name(nodes):
+    """``k_12_fc1_MatMul``: the kernel computing ``nodes`` (one node, or a fused line) named after the first node's
+    IR name and Cell path (when short) and the ops it runs."""
+    first = nodes[0]
+    cells = [c.strip("_") for c in first.scope.split("/") if c.strip("_")]  # network/_backbone/fc1
+    parts = ["k", first.out.name.lstrip("%")]
+    for path in ("_".join(cells), cells[-1] if cells else ""):
+        if len(path) <= _SHORT_PATH:
+            if path:
+                parts.append(path)
+            break
+    parts += [n.prim.name for n in nodes]
+    return _identifier("_".join(parts))
 
 
 _STEPPABLE = (If, While)  # control-flow nodes whose inner steps ``steps(into_subgraphs=True)`` follows
@@ -148,21 +195,18 @@ class Executor:
         """Write the schedule as one Python function (``self.code``) and compile it, with the lines planned by
         ``hooks.executor_lines`` (one per node when it is None); ``run`` writes it again if that hook changes.
 
-        Graph inputs are ``a<slot>``, parameters ``p<slot>`` (read when the call starts), compile-time
-        values ``c<slot>``, node results ``v<slot>``; ``k<i>`` is the i-th scheduled node's kernel.
+        Every buffer is named after the IR value it holds (``_identifier``): graph inputs and parameters (read
+        when the call starts) are the function's arguments, compile-time values (constants, folded nodes) its
+        globals, node results its locals; each kernel is named after its node (``kernel_name``), each constant
+        argument of a plain ``compute`` call ``q<i>``.
         """
         env = {}
-        names = {}
-        for s in self.input_slots:
-            names[s] = f"a{s}"
-        for s, _ in self.param_slots:
-            names[s] = f"p{s}"
+        unique = _Names()
+        value_of = {s: v for v, s in self.slot_of.items()}
+        names = {s: unique(value_of[s].name) for s in sorted(value_of)}
         for s, a in enumerate(self.template):
             if a is not None:
-                names[s] = f"c{s}"
-                env[f"c{s}"] = a
-        for _, _, out, _ in self.schedule:
-            names[out] = f"v{out}"
+                env[names[s]] = a
         lines = [f"def run({', '.join(names[s] for s in self.input_slots)}{', ' if self.input_slots else ''}"
                  f"{', '.join(names[s] for s, _ in self.param_slots)}):"]
         self._line_of_step = {}
@@ -184,11 +228,12 @@ class Executor:
         for line, free in zip(plan, frees):
             k = line.members[0]
             node = self.schedule[k][3]
+            kernel = unique(kernel_name([self.schedule[m][3] for m in line.members]))
             if len(line.members) > 1 or direct[k]:
                 args = [names[s] for s in line.ins]
-                env[f"k{k}"] = line.fn
+                env[kernel] = line.fn
             else:  # compute itself, called with every input in order; constant inputs are globals
-                env[f"k{k}"] = node.prim.compute
+                env[kernel] = node.prim.compute
                 args = []
                 for v in node.inputs:
                     if type(v) is Value:
@@ -196,12 +241,12 @@ class Executor:
                     else:
                         name = const_names.get(id(v))
                         if name is None:
-                            name = const_names[id(v)] = f"q{len(const_names)}"
+                            name = const_names[id(v)] = unique(f"q{len(const_names)}")
                             env[name] = v
                         args.append(name)
             self._line_of_step[len(lines) + 1] = k
             what = ", ".join(f"{self.schedule[m][3].out.name} = {self.schedule[m][3].prim.name}" for m in line.members)
-            lines.append(f"    {', '.join(names[o] for o in line.outs)} = k{k}({', '.join(args)})  # {what}")
+            lines.append(f"    {', '.join(names[o] for o in line.outs)} = {kernel}({', '.join(args)})  # {what}")
             if free:
                 lines.append(f"    del {', '.join(names[s] for s in sorted(free))}")
         lines.append(f"    return [{', '.join(names[s] for s in self.output_slots)}]")
