@@ -1,7 +1,7 @@
 """Graph passes run before a graph is compiled: common-subexpression elimination and dead-code removal.
 
 Why CSE matters here: a training step written the MindSpore way calls the network once for the loss
-and once more inside ``GradOperation`` (seed 004's TrainOneStepCell); tracing records the forward
+and once more inside ``GradOperation`` (the TrainOneStepCell of MindSpore's documentation); tracing records the forward
 twice and CSE merges the copies, as MindSpore's compiler does. (mslab's own ``nn.TrainOneStepCell``
 records its forward once.) Ops with side effects (Assign, a BatchNorm's moving averages) are never
 merged or removed, and a node that reads a Parameter is only merged with one that read it after the

@@ -5,7 +5,7 @@ and fetches the result: two host-device exchanges per step.
 
 With ``dataset_sink_mode=True`` in GRAPH mode, MindSpore on an Ascend/GPU device moves the data through
 a channel into a queue on the device and runs ``sink_size`` steps there in one go (the loop itself is
-part of the device program); only the last step's result comes back. Seed train.md:
+part of the device program); only the last step's result comes back. MindSpore's training guide (train.md):
 
     dataset_helper = DatasetHelper(ds_train, dataset_sink_mode=True, sink_size=100, epoch_num=10)
     net = connect_network_with_dataset(net, dataset_helper)
@@ -26,7 +26,7 @@ them per pass, or the dataset size) and ``connect_network_with_dataset`` returns
 
 All of this needs a device: with ``device_target="CPU"`` (the default) MindSpore cannot sink, and
 ``DatasetHelper(dataset, dataset_sink_mode=True)`` raises RuntimeError with MindSpore's message; set
-``set_context(device_target="Ascend")`` to use the simulated device, as seed train.md does.
+``set_context(device_target="Ascend")`` to use the simulated device, as that guide does.
 """
 from collections import deque
 from dataclasses import dataclass

@@ -9,7 +9,8 @@ edges and clusters (``mslab.lab.viz.view_model``); ``mslab.lab.viz.dot`` turns a
 * Nodes are framed by the Cell scope they ran in. A Cell called several times (one ``nn.ReLU`` used
   after every layer) gets one frame per call, numbered ``relu #1``, ``relu #2``, ...
 * Backward nodes sit in a ``backward`` frame, grouped by the forward Cell they are the gradient of
-  (``∇ fc1``): seed 004's "hidden Cell" that autodiff adds after the forward graph.
+  (``∇ fc1``): the invisible Cell of backward operators that MindSpore's autodiff adds after the forward graph
+  (its migration guide's comparison of training with PyTorch and TensorFlow).
 * Optimizer nodes are grouped per update (``update fc1.weight``): one small chain per parameter.
 * ``collapse_depth`` folds every Cell scope at that depth into one box per call, labelled with
   its scope and op count; edges into and out of a box keep their shapes. ``"leaves"`` folds the
