@@ -73,9 +73,12 @@ lint: $(STAMP)
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
 # Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
+# The engine layers whose type annotations mypy checks (settings: pyproject.toml's [tool.mypy]).
+TYPED := mslab/core mslab/ir mslab/ops/primitive.py mslab/autodiff mslab/runtime
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP) dot chromium
 	$(BIN)/ruff check mslab tests lessons scripts examples
+	$(BIN)/python -m mypy $(TYPED)
 	$(BIN)/python -m pytest
 	@# The whole unit suite again with the speed layer off (mslab/fast): the plain path the lessons walk passes it too
 	@# (tests/fast, which test the speed layer itself, skip there, but for the switch's own tests).

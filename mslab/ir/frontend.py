@@ -54,7 +54,8 @@ def is_user_function(fn):
     return not filename.startswith(_MSLAB_DIR) and not filename.startswith(_LIBRARY_DIRS)
 
 
-_converted_code = {}  # original code object -> converted code object, or None (nothing to convert / no source)
+# original code object -> converted code object, or None (nothing to convert / no source)
+_converted_code: dict[types.CodeType, types.CodeType | None] = {}
 
 
 def convert(fn, helpers):

@@ -342,7 +342,7 @@ def sum_to(g, shape):
     return op_table.reshape(r, shape) if tuple(r.shape) != shape else r
 
 
-_instances = {}
+_instances: dict[tuple, Primitive] = {}
 
 
 def instance(cls, *args, **attrs):

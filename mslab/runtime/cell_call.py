@@ -126,7 +126,7 @@ def _not_a_tensor(args):
     return None
 
 
-_BPROP = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)
+_BPROP: dict[type, bool] = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)
 
 
 def _has_bprop(cls):
