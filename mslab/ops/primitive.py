@@ -16,6 +16,10 @@ A primitive is data with rules attached (as in JAX):
 Calling a primitive dispatches on the recording state: while GRAPH mode traces, the call becomes a
 node; otherwise it runs now, and PYNATIVE tapes (opened by ``GradOperation``) record it.
 """
+from __future__ import annotations
+
+from typing import Any, Callable
+
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -31,10 +35,9 @@ from mslab.ir.provenance import cell_description
 class Primitive:
     """Base class of all operators (``mindspore.ops.Primitive``).
 
-    Subclasses set ``n_tensors`` (how many leading arguments are tensors; ``None`` means all) and
-    ``lift_scalars`` (those arguments may be Python numbers, converted with MindSpore's promotion),
-    and define compute / infer / bprop. ``side_effect = True`` marks ops such as Assign that write
-    to a Parameter: passes never remove or merge them.
+    Subclasses define compute / infer / bprop (and optionally kernel, kernel_with, prepare) and set the flags
+    declared below, each with its default and its meaning: the engine reads them as plain attributes, so
+    this block is the whole vocabulary a primitive may speak (as JAX's ``Primitive`` declares its own).
 
     Mixed precision: inside a Cell set with ``to_float(float16)`` each primitive first casts its
     floating-point tensor inputs (parameters included) to float16, as MindSpore 2.10's PYNATIVE mode does
@@ -73,21 +76,21 @@ class Primitive:
     # (BatchNorm: x, scale, bias, not the moving statistics it writes in place).
     mixed_precision: bool | int = True
 
-    def __init__(self, **attrs):
+    def __init__(self, **attrs: Any) -> None:
         self.attrs = attrs
         for k, v in attrs.items():
             setattr(self, k, v)
 
     @property
-    def name(self):
+    def name(self) -> str:
         return type(self).__name__
 
-    def key(self):
+    def key(self) -> tuple:
         """What makes two calls of this op kind the same computation (for CSE): its class and its attributes,
         frozen (``mslab.core.freeze``; TypeError if an attribute has no frozen form)."""
         return (type(self), tuple(sorted((k, freeze(v)) for k, v in self.attrs.items())))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"{self.name}({attrs})" if attrs else self.name
 
@@ -165,7 +168,7 @@ class Primitive:
             raise self.error(args, e) from None
         return out if type(out) is np.ndarray else np.asarray(out)
 
-    def error(self, args, exc):
+    def error(self, args: Any, exc: Exception) -> Exception:
         """Re-raise a failure as an error naming this op, the Cell running it and the input shapes."""
         if any(isinstance(a, Tensor) and a._data is None for a in args) and state.tracer is None:
             return GraphModeError(
@@ -182,7 +185,7 @@ class Primitive:
         return cls(msg)
 
 
-def to_mixed_precision(args, dtype, casts):
+def to_mixed_precision(args: Any, dtype: np.dtype, casts: dict) -> tuple:
     """``args`` with each floating-point Tensor cast to ``dtype`` (a numpy dtype); the rest unchanged.
 
     ``casts`` remembers the casts made during this Cell call: a tensor used by several ops is cast once,
@@ -200,12 +203,12 @@ def to_mixed_precision(args, dtype, casts):
     return tuple(out)
 
 
-def _describe(t):
+def _describe(t: Tensor) -> str:
     return f"{t.dtype}{list(t.shape)}"
 
 
 # ---- dtype promotion for Python scalars and mixed tensors (MindSpore's implicit conversion) ------
-def scalar_dtype(value, ref):
+def scalar_dtype(value: Any, ref: np.dtype | None) -> np.dtype:
     """The dtype a Python scalar takes next to a tensor of numpy dtype ``ref`` (None: no tensor)."""
     if isinstance(value, (bool, np.bool_)):
         return ref if ref is not None else np.dtype(np.bool_)
@@ -218,7 +221,7 @@ def scalar_dtype(value, ref):
     return np.dtype(np.float32)
 
 
-def promote(a, b):
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     """MindSpore's promotion of two tensor dtypes: a float wins over ints; otherwise the wider type."""
     if a == b:
         return a
@@ -232,7 +235,7 @@ def promote(a, b):
     return np.promote_types(a, b)
 
 
-def lift_scalars(args, n):
+def lift_scalars(args: Any, n: int | None) -> tuple:
     """Turn Python numbers among the first ``n`` arguments into tensors and cast tensors to one dtype."""
     n = len(args) if n is None else n
     if n == 2 and len(args) >= 2:
@@ -264,19 +267,19 @@ def lift_scalars(args, n):
     return tuple(out)
 
 
-def np_dtype(dtype):
+def np_dtype(dtype: Any) -> np.dtype:
     """numpy dtype of an mslab dtype / numpy dtype / Python type."""
     return mstype.to_numpy(dtype)
 
 
-def check_float(prim, *vals):
+def check_float(prim: Primitive, *vals: Any) -> None:
     """Raise a TypeError if any input is not floating point (for ops such as exp, log, softmax)."""
     for v in vals:
         if v.dtype.kind != "f":
             raise TypeError(f"{prim.name} needs a floating-point input, got {mstype.from_numpy(v.dtype)}")
 
 
-def check_same_dtype(prim, *vals):
+def check_same_dtype(prim: Primitive, *vals: Any) -> np.dtype:
     first = vals[0].dtype
     for v in vals:
         if v.dtype != first:
@@ -290,7 +293,7 @@ def check_same_dtype(prim, *vals):
     return vals[0].dtype
 
 
-def broadcast_shape(prim, *shapes):
+def broadcast_shape(prim: Primitive, *shapes: Any) -> tuple[int, ...]:
     """numpy broadcasting of shapes, with an error that names the op and both shapes."""
     if len(shapes) == 2:  # the common case, without np.broadcast_shapes' overhead (every eager op pays it)
         a, b = tuple(shapes[0]), tuple(shapes[1])
@@ -317,14 +320,14 @@ def broadcast_shape(prim, *shapes):
     except ValueError:
         raise ValueError(f"shapes {' and '.join(str(tuple(s)) for s in shapes)} cannot be broadcast together") from None
 
-def write_in_place(target, value):
+def write_in_place(target: np.ndarray, value: Any) -> None:
     """Copy ``value`` into the array ``target`` (a Parameter's), journaled first (``core.state.before_write``) so an
     all-or-nothing training step that fails later can put the old contents back."""
     state.before_write(target)
     np.copyto(target, value, casting="unsafe")
 
 
-def subtract_in_place(target, value):
+def subtract_in_place(target: np.ndarray, value: Any) -> None:
     """``target -= value`` on a Parameter's array, journaled first (as ``write_in_place``): the numbers of
     ``write_in_place(target, target - value)`` without the temporary array and the copy."""
     state.before_write(target)
@@ -345,7 +348,7 @@ def sum_to(g, shape):
 _instances: dict[tuple, Primitive] = {}
 
 
-def instance(cls, *args, **attrs):
+def instance(cls: type[Primitive], *args: Any, **attrs: Any) -> Primitive:
     """The one instance of primitive ``cls`` with these attributes (functional forms reuse it, so calling
     ``ops.reduce_sum(x, axis, keep_dims)`` costs no more than calling a primitive made once)."""
     key = (cls, args, tuple(sorted(attrs.items()))) if attrs else (cls, args)
@@ -355,12 +358,12 @@ def instance(cls, *args, **attrs):
     return p
 
 
-def hashable(v):
+def hashable(v: Any) -> Any:
     """A list attribute as a tuple (attributes are cache keys)."""
     return tuple(v) if isinstance(v, list) else v
 
 
-def normalize_axis(axis, ndim, op_name="op"):
+def normalize_axis(axis: Any, ndim: int, op_name: str = "op") -> tuple[int, ...]:
     """Axis or tuple of axes to a sorted tuple of non-negative ints; () means every axis."""
     if axis is None or axis == ():
         return tuple(range(ndim))
@@ -391,7 +394,8 @@ class _ConstexprOp:
         return f"Prim[{self.name}]<constexpr_prim=True>"
 
 
-def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str | None = None,
+              reuse_result: bool = True, check: bool = True) -> Any:
     """``ops.constexpr``: a decorator for functions of constants (shapes, axes, numbers) used inside construct.
 
     MindSpore runs such a function while compiling a graph, on the constant values of its arguments, and puts

@@ -36,7 +36,7 @@ from mslab.core import hooks
 from mslab.core.errors import ExecutionError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Value, ValueKind
+from mslab.ir.graph import Node, Value, ValueKind
 
 
 class Line:
@@ -73,7 +73,7 @@ def _bind(compute, inputs, slot_of):
     return call, slots
 
 
-def _identifier(text):
+def _identifier(text: str) -> str:
     """``text`` made a Python identifier: ``%12`` -> ``_12``, ``fc1.weight`` -> ``fc1_weight``."""
     name = re.sub(r"\W", "_", text.lstrip("%"))
     if not name or name[0].isdigit():
@@ -84,10 +84,10 @@ def _identifier(text):
 class _Names:
     """The generated code's names, each unique: a second ``fc1_weight`` becomes ``fc1_weight_2``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.taken = {"run"}
 
-    def __call__(self, text):
+    def __call__(self, text: str) -> str:
         base = name = _identifier(text)
         i = 1
         while name in self.taken:
@@ -100,7 +100,7 @@ class _Names:
 _SHORT_PATH = 20  # a Cell path longer than this is left out of a kernel's name (its last part is kept if short)
 
 
-def kernel_name(nodes):
+def kernel_name(nodes: list[Node]) -> str:
     """``k_12_fc1_MatMul``: the kernel computing ``nodes`` (one node, or a fused line) named after the first node's
     IR name and Cell path (when short) and the ops it runs."""
     first = nodes[0]
