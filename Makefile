@@ -1,7 +1,8 @@
 # mslab: two commands do everything.
 #   make lab    set up (venv, Python deps, Graphviz dot) and open the lessons in JupyterLab
-#   make test   set up, then lint and run the whole test suite (unit tests twice: with the speed layer on, then
-#               off; notebooks via nbval; the browser tests: every lesson in JupyterLab in headless Chromium)
+#   make test   set up, then lint, type-check the engine layers and run the whole test suite (unit tests twice:
+#               with the speed layer on, then off; notebooks via nbval; the browser tests: every lesson in
+#               JupyterLab in headless Chromium)
 
 SHELL := /bin/bash
 VENV  := .venv
@@ -21,7 +22,7 @@ LAB_FLAGS ?= $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 help:
 	@echo "make lab        open the lessons (notebooks/) in JupyterLab; sets everything up first"
-	@echo "make test       ruff, unit tests, notebooks with nbval, browser test; sets everything up first"
+	@echo "make test       ruff, mypy, unit tests, notebooks with nbval, browser test; sets everything up first"
 	@echo "make lessons    build and execute notebooks/*.ipynb from the lesson sources lessons/*.py"
 	@echo "make venv|deps  create .venv and install mslab with its [test,lab] extras"
 	@echo "make dot        make sure Graphviz's dot is installed"
