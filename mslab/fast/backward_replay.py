@@ -23,19 +23,19 @@ This is mslab's own shortcut: it does not claim MindSpore's PYNATIVE mode works 
 """
 from collections import OrderedDict
 
-import numpy as np
-
 from mslab.autodiff.backprop import backprop
 from mslab.autodiff.grad_operation import backprop_tape
+from mslab.core.freeze import freeze
 from mslab.core.tensor import Parameter, Tensor
 from mslab.fast.lean_tape import LeanTape
-from mslab.ir.graph import Graph, Value
+from mslab.ir.graph import Graph, Value, ValueKind
 from mslab.ir.node import Node
 from mslab.ir.passes import optimize
 from mslab.ir.tracer import tracing
 from mslab.runtime.executor import Executor
 
 _CONST = object()  # marks a constant argument in a structure key (so it never equals a value reference)
+_LARGEST_CONSTANT_ARRAY = 64  # a bigger array as a constant argument is not copied into every step's key: no replay
 _UNREPLAYABLE = object()  # a structure whose rules could not be traced: it stays on the rule-by-rule path
 
 PLANS_KEPT = 8  # compiled backwards per gradient function (one per batch size, per branch a step takes, ...)
@@ -70,7 +70,7 @@ def structure_key(tape, outputs, sens, sources):
                     r = where[id(a)] = _leaf(a, inputs, weights)
                 refs.append(r)
             else:
-                refs.append(_frozen(a))
+                refs.append((_CONST, freeze(a, _LARGEST_CONSTANT_ARRAY)))
         where[id(out)] = len(key)
         data = out._data
         key.append((prim, tuple(refs), data.shape, data.dtype))
@@ -97,22 +97,6 @@ def _leaf(t, inputs, weights):
         return ("weight", id(t), data.shape, data.dtype)
     inputs.append(t)
     return ("input", len(inputs) - 1, data.shape, data.dtype)
-
-
-def _frozen(c):
-    """A constant argument as a key part: its type with its value (1, 1.0 and True are three constants), tuples
-    and lists item by item, slices by their bounds, small arrays by their bytes. TypeError if it has no such form."""
-    t = type(c)
-    if t is tuple or t is list:
-        return (_CONST, t) + tuple(_frozen(x) for x in c)
-    if t is slice:
-        return (_CONST, t, _frozen(c.start), _frozen(c.stop), _frozen(c.step))
-    if t is np.ndarray:
-        if c.size > 64:
-            raise TypeError("a large array as a constant argument")
-        return (_CONST, t, c.dtype.str, c.shape, c.tobytes())
-    hash(c)  # TypeError for anything else without a value to compare
-    return (_CONST, t, c)
 
 
 class _Plan:
@@ -159,7 +143,7 @@ def compile_backward(tape, outputs, sens, sources, weights):
             t = Tensor._symbolic(None)
             s = t._sym = graph.add_input(v.name.lstrip("%") or "v", v.shape, v.dtype, handle=t)
             shadow[v] = s
-            if v.kind == "param":
+            if v.kind == ValueKind.PARAM:
                 where[v] = ("param", v.handle)
         return s
 

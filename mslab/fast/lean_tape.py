@@ -8,10 +8,11 @@ for a backward that walks them rule by rule. The weights' values are kept betwee
 a training step reads the same Parameters every step. Installed as ``mslab.core.hooks.autodiff_tape``.
 """
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.node import Node, Value
+from mslab.ir.node import Node, Value, ValueKind
 from mslab.ir.tape import Tape
 
 _new = object.__new__
+_NODE = ValueKind.NODE  # a module global: _step_node reads it for every op under a gradient
 
 
 class LeanTape(Tape):
@@ -38,7 +39,7 @@ class LeanTape(Tape):
                 v = self._param_values.get(id(t))
                 if v is None or v.handle is not t or v.shape != data.shape or v.dtype != data.dtype \
                         or v.name is not t._name:
-                    v = self._param_values[id(t)] = Value("param", t._name, data.shape, data.dtype, None, t)
+                    v = self._param_values[id(t)] = Value(ValueKind.PARAM, t._name, data.shape, data.dtype, None, t)
             else:
                 v = self.graph.add_input(f"in{len(self.graph.inputs)}", t.shape, t._np_dtype, handle=t)
             self._values[id(t)] = v
@@ -92,5 +93,5 @@ def _step_node(prim, inputs, phase, index, out_shape, out_dtype, handle):
     n.prim, n.inputs, n.scope, n.source, n.phase, n.grad_of, n.index = prim, inputs, "", "", phase, None, index
     v = n.out = _new(Value)
     v.kind, v.name, v.shape, v.dtype, v.node, v.handle, v.array, v.owner, v.parts, v.host = (
-        "node", f"%{index}", out_shape, out_dtype, None, handle, None, None, None, False)
+        _NODE, f"%{index}", out_shape, out_dtype, None, handle, None, None, None, False)
     return n

@@ -56,3 +56,9 @@ def test_cse_merges_nodes_with_equal_frozen_constants():
     before = [n.op for n in graph.nodes].count("ReduceSum")
     cse(graph)
     assert (before, [n.op for n in graph.nodes].count("ReduceSum")) == (2, 1)
+
+
+def test_a_caller_may_refuse_large_arrays():
+    assert freeze([np.zeros(64)], max_array_size=64) == freeze([np.zeros(64)])
+    with pytest.raises(TypeError):
+        freeze([np.zeros(65)], max_array_size=64)
