@@ -26,8 +26,11 @@ effects (an optimizer's ``Assign`` runs after the backward nodes that read the w
 ``steps()`` runs the same schedule one node at a time and exposes every intermediate value: the
 step-through views use it, never a second interpreter.
 """
+from __future__ import annotations
+
 import keyword
 import re
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -36,7 +39,7 @@ from mslab.core import hooks
 from mslab.core.errors import ExecutionError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Node, Value, ValueKind
+from mslab.ir.graph import Graph, Node, Value, ValueKind
 
 
 class Line:
@@ -123,7 +126,7 @@ def _compile_subgraph(graph):
     return Executor(graph).run
 
 
-def kernel_of(node, slot_of):
+def kernel_of(node: Node, slot_of: dict[Value, int]) -> tuple[Callable, list[int], bool]:
     """``(fn, slots, direct)``: the node's kernel, the slots of its tensor inputs, and whether ``fn`` takes
     the tensor inputs alone (a specialised kernel) rather than every input in call order (``compute``).
 
@@ -141,22 +144,22 @@ def kernel_of(node, slot_of):
 class Executor:
     """Runs one Graph. ``run(arrays) -> list of arrays`` for the graph's outputs."""
 
-    def __init__(self, graph):
+    def __init__(self, graph: Graph) -> None:
         self.graph = graph
-        slot_of = {}
+        slot_of: dict[Value, int] = {}
         for v in graph.inputs + graph.params + graph.consts:
             slot_of[v] = len(slot_of)
         for n in graph.nodes:
             slot_of[n.out] = len(slot_of)
         self.slot_of = slot_of
-        template = [None] * len(slot_of)
+        template: list[Any] = [None] * len(slot_of)  # a compile-time value's array, else None
         for v in graph.consts:
             template[slot_of[v]] = v.array
         self.input_slots = [slot_of[v] for v in graph.inputs]
         self.param_slots = [(slot_of[v], v.handle) for v in graph.params]
-        self.folded = []  # nodes computed once, here
-        schedule = []
-        direct = []
+        self.folded: list[Node] = []  # nodes computed once, here
+        schedule: list[tuple[Callable, list[int], int, Node]] = []
+        direct: list[bool] = []
         for n in graph.nodes:
             for v in n.inputs:
                 if type(v) is Value and v not in slot_of:
@@ -265,13 +268,13 @@ class Executor:
             self._generate()
 
     @property
-    def code(self):
+    def code(self) -> str:
         """The source of the generated ``run`` function, as it runs now."""
         self._written_for_now()
         return self._code
 
     @property
-    def n_lines(self):
+    def n_lines(self) -> int:
         """How many lines compute the nodes (fewer than the nodes where the speed layer fused some)."""
         self._written_for_now()
         return self._n_lines
@@ -287,7 +290,7 @@ class Executor:
             env[s] = a
         return env
 
-    def run(self, arrays):
+    def run(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """Run the whole graph on input arrays; return the output arrays."""
         if len(arrays) != len(self.input_slots):
             raise TypeError(f"graph {self.graph.name} takes {len(self.input_slots)} tensor inputs, got {len(arrays)}")
@@ -318,7 +321,7 @@ class Executor:
         arrays = [local.get(self._names[s], self.template[s]) for s in slots]
         return self._error(node, exc, arrays)
 
-    def steps(self, arrays, into_subgraphs=False):
+    def steps(self, arrays: Sequence[Any], into_subgraphs: bool = False) -> Iterator[tuple[Node, _ValueEnv]]:
         """Run node by node: yields ``(node, env)`` after each node; ``env`` maps Value -> array.
 
         Nothing is freed, so every intermediate value stays readable. Folded constant nodes are
@@ -388,15 +391,15 @@ class Executor:
 class _ValueEnv:
     """Read access to a running graph's buffers by Value (or by node); ``where`` places a subgraph's step."""
 
-    def __init__(self, env, slot_of):
+    def __init__(self, env: list[Any], slot_of: dict[Value, int]) -> None:
         self.env = env
         self.slot_of = slot_of
-        self.where = None
+        self.where: tuple[Node, str, int | None] | None = None
 
-    def __getitem__(self, v):
-        if hasattr(v, "out"):
+    def __getitem__(self, v: Value | Node) -> Any:
+        if isinstance(v, Node):
             v = v.out
         return self.env[self.slot_of[v]]
 
-    def tensor(self, v):
+    def tensor(self, v: Value | Node) -> Tensor:
         return Tensor._wrap(self[v])
