@@ -42,22 +42,21 @@ class _Entry:
 
     def __init__(self, compiled, cells):
         self.compiled = compiled
-        self.deps = [(c, c.__dict__.get("training"), c.__dict__.get("_attr_version", 0)) for c in cells]
+        self.deps = [(c, c.training, c._attr_version) for c in cells]
         self.checked = _changes
 
     def valid(self):
         if self.checked == _changes:
             return True
         for cell, training, version in self.deps:
-            d = cell.__dict__
-            if d.get("training") != training or d.get("_attr_version", 0) != version:
+            if cell.training != training or cell._attr_version != version:
                 return False
         self.checked = _changes
         return True
 
     def outdated(self):
         """An attribute it baked in has changed since: it can never serve a call again."""
-        return any(cell.__dict__.get("_attr_version", 0) != version for cell, _, version in self.deps)
+        return any(cell._attr_version != version for cell, _, version in self.deps)
 
 
 def input_names(fn, n):
@@ -276,9 +275,9 @@ class CompileCache:
 
 def cache_of(owner, names_from=None):
     """The CompileCache kept on ``owner`` (a Cell, a gradient function), made on first use."""
-    cache = owner.__dict__.get("_compile_cache")
+    cache = getattr(owner, "_compile_cache", None)  # a Cell declares it (None until now); a gradient function not
     if cache is None:
-        cache = owner.__dict__["_compile_cache"] = CompileCache(names_from=names_from)
+        cache = owner._compile_cache = CompileCache(names_from=names_from)
     return cache
 
 

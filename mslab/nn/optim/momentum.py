@@ -26,7 +26,7 @@ class Momentum(Optimizer):
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         m = self.momentum
-        if self.__dict__.get("_skip_cond") is None:  # one ApplyMomentum per weight, as MindSpore's nn.Momentum
+        if self._skip_cond is None:  # one ApplyMomentum per weight, as MindSpore's nn.Momentum
             apply = self._apply_momentum
             return tuple([apply(w, v, lr, g, m) for w, v, g, lr in zip(self.parameters, self.moments, grads, lrs)])
         out = []

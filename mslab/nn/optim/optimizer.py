@@ -233,7 +233,7 @@ class Optimizer(Cell):
             setattr(self, f"_group_lr_holder_{k}", lr.value)  # register group rates (Parameters/Cells)
         self.parameters = ParameterTuple(params)
         self.dynamic_lr = any(lr.dynamic for lr in self._group_lrs)
-        self.__dict__["_skip_cond"] = None
+        self._skip_cond = None  # the bool tensor of skip_update_if while it holds: updates keep the old values there
 
     # ---- what MindSpore's optimizers expose -----------------------------------------------------
     @property
@@ -291,7 +291,7 @@ class Optimizer(Cell):
         gradients = self.decay_weight(gradients)
         gradients = self.scale_grad(gradients)
         lr = self._per_param(self.get_lr())
-        if self.__dict__.get("_skip_cond") is None:  # one AssignAdd, as MindSpore's optimizers do
+        if self._skip_cond is None:  # one AssignAdd, as MindSpore's optimizers do
             F.assign_add(self.global_step, self.global_step_increase_tensor)
         else:  # inside skip_update_if: the old step is kept where the update is skipped
             F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
@@ -315,7 +315,7 @@ class Optimizer(Cell):
     def _keep(self, variable, value):
         """The value to write: ``value``, or ``select(cond, variable, value)`` while ``skip_update_if(cond)``
         holds (so a skipped step writes the old numbers back). Use as ``ops.assign(w, self._keep(w, new))``."""
-        cond = self.__dict__.get("_skip_cond")
+        cond = self._skip_cond
         if cond is not None:
             return F.select(cond, variable, value)
         return value
@@ -327,12 +327,12 @@ class Optimizer(Cell):
         How a loss-scale cell skips a step on overflow in GRAPH mode, where ``if overflow:`` cannot
         branch on a tensor: the new values are computed and ``ops.select`` keeps the old ones.
         """
-        saved = self.__dict__.get("_skip_cond")
-        self.__dict__["_skip_cond"] = cond
+        saved = self._skip_cond
+        self._skip_cond = cond
         try:
             yield self
         finally:
-            self.__dict__["_skip_cond"] = saved
+            self._skip_cond = saved
 
     def construct(self, gradients):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients)")
@@ -355,14 +355,14 @@ def opt_init_args_register(fn):
         arguments = dict(arguments.arguments)
         arguments.pop("self")
         if "params" in arguments:
-            self.__dict__["init_params"] = {"params": arguments.pop("params")}
+            self.init_params = {"params": arguments.pop("params")}
         if "optimizer" in arguments:
-            self.__dict__["init_params"] = {"params": arguments.pop("optimizer").init_params["params"]}
+            self.init_params = {"params": arguments.pop("optimizer").init_params["params"]}
         if "learning_rate" in arguments:
             lr = arguments.pop("learning_rate")
             lr = lr.asnumpy().tolist() if isinstance(lr, Tensor) else lr
-            self.__dict__["init_learning_rate"] = None if isinstance(lr, Cell) else lr
-        self.__dict__["init_args"] = arguments
+            self.init_learning_rate = None if isinstance(lr, Cell) else lr
+        self.init_args = arguments
         fn(self, *args, **kwargs)
 
     return deco

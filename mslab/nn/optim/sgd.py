@@ -34,7 +34,7 @@ class SGD(Optimizer):
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
-        if self.__dict__.get("_skip_cond") is None:  # one SGD node per weight, as MindSpore's nn.SGD
+        if self._skip_cond is None:  # one SGD node per weight, as MindSpore's nn.SGD
             sgd, momentum = self._sgd, self.momentum
             return tuple([sgd(w, g, lr, v, momentum, s)
                           for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs)])
