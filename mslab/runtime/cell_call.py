@@ -11,7 +11,6 @@
 """
 import functools
 import sys
-from contextlib import contextmanager
 
 import numpy as np
 
@@ -22,13 +21,6 @@ from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
 from mslab.runtime.compiled import cache_of, input_names
-
-
-def _check_inputs(cell, args):
-    for i, a in enumerate(args):
-        if isinstance(a, np.ndarray):
-            raise TypeError(f"{type(cell).__name__}: input {i} is a numpy array of shape {a.shape}; Cells take "
-                            f"mslab Tensors. Wrap it: mslab.Tensor(array).")
 
 
 def _not_a_tensor(args):
@@ -50,6 +42,8 @@ def _not_a_tensor(args):
 class _Nested:
     """The context of a call made inside another Cell's eager call: that outermost call guards it."""
 
+    __slots__ = ()
+
     def __enter__(self):
         return self
 
@@ -63,57 +57,65 @@ class _Nested:
 _NESTED = _Nested()
 
 
-class _Recording(_Nested):
-    """The outermost PYNATIVE call under ``mslab.record()``: the tape names its inputs and marks its outputs."""
-
-    def __init__(self, tapes):
-        self.tapes = tapes
-
-    def recorded(self, output):
-        for t in self.tapes:
-            t.mark_outputs([o for o in flatten(output)[0] if isinstance(o, Tensor)])
-        return output
-
-
 def outermost(cell, args, kwargs, graph_mode):
-    """The context of an eager (not traced) call of ``cell``: for the outermost one, the guard below.
+    """The context of an eager (not traced) call of ``cell``: an ``_Outermost`` guard for the outermost call.
 
     Numpy arrays are refused at every level (``net(np_array)`` is a common slip).
     """
-    _check_inputs(cell, args)
+    for i, a in enumerate(args):
+        if isinstance(a, np.ndarray):
+            raise TypeError(f"{type(cell).__name__}: input {i} is a numpy array of shape {a.shape}; Cells take "
+                            f"mslab Tensors. Wrap it: mslab.Tensor(array).")
     if state.cells:  # inside an eager call: its outermost call already guards and words the errors
         return _NESTED
-    return _guarded(cell, args, kwargs, graph_mode)
+    return _Outermost(cell, args, not graph_mode and any(t.shows_calls for t in state.tapes))
 
 
-@contextmanager
-def _guarded(cell, args, kwargs, graph_mode):
+class _Outermost:
     """The outermost call computes without numpy's floating-point warnings (core/fp_warnings) and without the
     cycle collector walking the step's objects (core/collector).
 
     A failure that comes from an input that is not a Tensor (``net([1, 2])``, ``net(None)``) is reported as a
     TypeError naming the Cell and the input (MindSpore: ``For primitive[Shape], the input argument must be
     Tensor, but got <class 'list'>``), and Cells nested deeper than Python's recursion limit raise a
-    CellNestingError.
+    CellNestingError. Under ``mslab.record()`` (a PYNATIVE call), the tape names the call's inputs after
+    ``construct``'s arguments and marks its outputs. (A class, not a generator: every step enters it.)
     """
-    call = _NESTED
-    if not graph_mode and any(t.shows_calls for t in state.tapes):
-        call = _Recording([t for t in state.tapes if t.shows_calls])
-        names = input_names(cell, len(args))
-        for t in call.tapes:
-            t.name_inputs(args, names)
-    try:
-        with quiet_kernels(), collector_paused():
-            yield call
-    except RecursionError as e:
-        if isinstance(e, CellNestingError):
-            raise
-        raise CellNestingError(type(cell).__name__, "Calling", sys.getrecursionlimit()) from None
-    except (AttributeError, TypeError) as e:
-        why = _not_a_tensor(args)
-        if why is None:
-            raise
-        raise TypeError(f"{type(cell).__name__}: {why} ({type(e).__name__}: {e})") from e
+
+    __slots__ = ("cell", "args", "tapes", "kernels", "collector")
+
+    def __init__(self, cell, args, recording):
+        self.cell, self.args = cell, args
+        self.tapes = [t for t in state.tapes if t.shows_calls] if recording else ()
+        self.kernels, self.collector = quiet_kernels(), collector_paused()
+
+    def __enter__(self):
+        if self.tapes:
+            names = input_names(self.cell, len(self.args))
+            for t in self.tapes:
+                t.name_inputs(self.args, names)
+        self.kernels.__enter__()
+        self.collector.__enter__()
+        return self
+
+    def recorded(self, output):
+        for t in self.tapes:
+            t.mark_outputs([o for o in flatten(output)[0] if isinstance(o, Tensor)])
+        return output
+
+    def __exit__(self, exc_type, exc, tb):
+        self.collector.__exit__(exc_type, exc, tb)
+        self.kernels.__exit__(exc_type, exc, tb)
+        if exc_type is None or isinstance(exc, CellNestingError):
+            return False
+        name = type(self.cell).__name__
+        if isinstance(exc, RecursionError):
+            raise CellNestingError(name, "Calling", sys.getrecursionlimit()) from None
+        if isinstance(exc, (AttributeError, TypeError)):
+            why = _not_a_tensor(self.args)
+            if why is not None:
+                raise TypeError(f"{name}: {why} ({type(exc).__name__}: {exc})") from exc
+        return False
 
 
 # ---- forward hooks (``Cell.register_forward_pre_hook`` / ``register_forward_hook``) ----------------------------
@@ -151,18 +153,26 @@ def always_hooks(cell, hooks, args, kwargs):
             fn(cell, args, kwargs, None) if with_kwargs else fn(cell, args, None)
 
 
-@contextmanager
-def recorders_in_phase(phase):
-    """Inside, the tracer (or else every tape) records nodes with ``phase`` (an optimizer's ``"optimizer"``)."""
-    recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
-    saved = [r.phase for r in recorders]
-    for r in recorders:
-        r.phase = phase
-    try:
-        yield
-    finally:
-        for r, p in zip(recorders, saved):
-            r.phase = p
+class recorders_in_phase:
+    """``with recorders_in_phase(phase):`` the tracer (or else every tape) records nodes with ``phase`` (an
+    optimizer's ``"optimizer"``)."""
+
+    __slots__ = ("phase", "saved")
+
+    def __init__(self, phase):
+        self.phase = phase
+
+    def __enter__(self):
+        recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
+        self.saved = [(r, r.phase) for r in recorders]
+        for r in recorders:
+            r.phase = self.phase
+        return self
+
+    def __exit__(self, *exc):
+        for r, phase in self.saved:
+            r.phase = phase
+        return False
 
 
 _BPROP = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)

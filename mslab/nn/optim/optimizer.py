@@ -161,6 +161,18 @@ class _LearningRate:
         return F.reduce_sum(F.mul(self.value, mask), ())
 
 
+_NOTHING_KEPT = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _written_back(cond, written):
+    """Copies of ``written`` taken before the block; after it, ``written = select(cond, copy, written)``."""
+    old = [F.identity(t) for t in written]
+    yield
+    for t, o in zip(written, old):
+        F.assign(t, F.select(cond, o, t))
+
+
 class Optimizer(Cell):
     """Base class of optimizers: ``Optimizer(learning_rate, parameters, weight_decay=0.0, loss_scale=1.0)``.
 
@@ -291,10 +303,8 @@ class Optimizer(Cell):
         gradients = self.decay_weight(gradients)
         gradients = self.scale_grad(gradients)
         lr = self._per_param(self.get_lr())
-        if self._skip_cond is None:  # one AssignAdd, as MindSpore's optimizers do
+        with self.kept_if_skipped(self.global_step):  # one AssignAdd, as MindSpore's optimizers do
             F.assign_add(self.global_step, self.global_step_increase_tensor)
-        else:  # inside skip_update_if: the old step is kept where the update is skipped
-            F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
         return gradients, lr
 
     def check_can_step(self):
@@ -319,6 +329,13 @@ class Optimizer(Cell):
         if cond is not None:
             return F.select(cond, variable, value)
         return value
+
+    def kept_if_skipped(self, *written):
+        """``with self.kept_if_skipped(w, v):`` around an update that writes ``w`` and ``v`` in place (one
+        ``ApplyMomentum``): while ``skip_update_if(cond)`` holds, they get their old numbers back where ``cond``
+        is True. Outside it, nothing is added."""
+        cond = self._skip_cond
+        return _NOTHING_KEPT if cond is None else _written_back(cond, written)
 
     @contextlib.contextmanager
     def skip_update_if(self, cond):
