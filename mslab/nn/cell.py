@@ -46,6 +46,9 @@ class Cell:
     """Base class of every layer and network (``mindspore.nn.Cell``)."""
 
     _graph_phase = None  # a class's recorder phase: optimizers say "optimizer", and the nodes they record get it
+    # A training step's guard, a method returning a context entered around each eager call (TrainOneStepCell and
+    # optimizers: all or nothing of the weights written); None: a plain Cell has none.
+    _step_guard = None
 
     def __init__(self, auto_prefix=True, flags=None):
         # Written into __dict__ directly: Cell.__setattr__ needs the registries, and counts attribute changes.
@@ -328,7 +331,7 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
 
     def __call__(self, *args, **kwargs):
-        """``cell(*args)``: run ``construct``, in one of three ways (as MindSpore's ``Cell.__call__``)."""
+        """``cell(*args)``: run ``construct``, in one of three ways."""
         if has_pending():  # parameters built inside nn.utils.no_init_parameters get their numbers now
             self.init_parameters_data()
         if (state.tracer is not None or state.tapes) and not kwargs and cell_call.has_bprop(type(self)):
@@ -338,7 +341,7 @@ class Cell:
             # 1. Inside a graph being traced: inline, construct converted, its nodes under this Cell's scope.
             return self._construct_call(*args, **kwargs)
         compiles = is_graph_mode() and not kwargs
-        with cell_call.outermost(self, args, kwargs, compiles) as call:  # the outermost call's guard, errors, record
+        with cell_call.guard(self, args, compiles) as call:  # the outermost call's and a step's guard, record()
             if compiles:
                 # 2. GRAPH mode: construct traced into a graph once per input signature; the graph runs.
                 graphs, construct = cell_call.graphs_of(self)

@@ -1,8 +1,9 @@
 """The pieces ``Cell.__call__`` uses (``mslab/nn/cell.py`` shows the three cases; this module holds the details).
 
-* ``outermost(cell, args, kwargs)``: what the outermost call adds around itself: numpy's warnings off, the cycle
+* ``guard(cell, args, graph_mode)``: what the outermost call adds around itself: numpy's warnings off, the cycle
   collector paused, an input that is not a Tensor or a too deep nesting reported in words, ``mslab.record()``'s
-  input names. A nested call gets a context that does nothing.
+  input names; and a training step's own guard (``Cell._step_guard``). Another nested call gets a context that
+  does nothing.
 * ``pre_hooks`` / ``post_hooks`` / ``always_hooks``: forward hooks, run as MindSpore's ``Cell.__call__`` runs them.
 * ``recorders_in_phase``: the nodes an optimizer records get the phase ``"optimizer"``.
 * ``graphs_of(cell)``: the compiled graphs a GRAPH-mode call runs (one per input signature), and what they trace.
@@ -57,8 +58,9 @@ class _Nested:
 _NESTED = _Nested()
 
 
-def outermost(cell, args, kwargs, graph_mode):
-    """The context of an eager (not traced) call of ``cell``: an ``_Outermost`` guard for the outermost call.
+def guard(cell, args, graph_mode):
+    """The context of an eager (not traced) call of ``cell``: a ``_Guard`` for the outermost call, or for a
+    training step (``cell._step_guard``) at any depth; a context that does nothing for other nested calls.
 
     Numpy arrays are refused at every level (``net(np_array)`` is a common slip).
     """
@@ -66,12 +68,14 @@ def outermost(cell, args, kwargs, graph_mode):
         if isinstance(a, np.ndarray):
             raise TypeError(f"{type(cell).__name__}: input {i} is a numpy array of shape {a.shape}; Cells take "
                             f"mslab Tensors. Wrap it: mslab.Tensor(array).")
+    step = cell._step_guard
     if state.cells:  # inside an eager call: its outermost call already guards and words the errors
-        return _NESTED
-    return _Outermost(cell, args, not graph_mode and any(t.shows_calls for t in state.tapes))
+        return _NESTED if step is None else _Guard(cell, args, False, False, step())
+    recording = not graph_mode and any(t.shows_calls for t in state.tapes)
+    return _Guard(cell, args, True, recording, None if step is None else step())
 
 
-class _Outermost:
+class _Guard:
     """The outermost call computes without numpy's floating-point warnings (core/fp_warnings) and without the
     cycle collector walking the step's objects (core/collector).
 
@@ -79,23 +83,26 @@ class _Outermost:
     TypeError naming the Cell and the input (MindSpore: ``For primitive[Shape], the input argument must be
     Tensor, but got <class 'list'>``), and Cells nested deeper than Python's recursion limit raise a
     CellNestingError. Under ``mslab.record()`` (a PYNATIVE call), the tape names the call's inputs after
-    ``construct``'s arguments and marks its outputs. (A class, not a generator: every step enters it.)
+    ``construct``'s arguments and marks its outputs. A training step's own guard (``step``, e.g. all or nothing
+    of its writes) goes inside. (A class, not a generator: every step enters it.)
     """
 
-    __slots__ = ("cell", "args", "tapes", "kernels", "collector")
+    __slots__ = ("cell", "args", "tapes", "outer", "step")
 
-    def __init__(self, cell, args, recording):
-        self.cell, self.args = cell, args
+    def __init__(self, cell, args, outermost, recording, step):
+        self.cell, self.args, self.step = cell, args, step
         self.tapes = [t for t in state.tapes if t.shows_calls] if recording else ()
-        self.kernels, self.collector = quiet_kernels(), collector_paused()
+        self.outer = (quiet_kernels(), collector_paused()) if outermost else ()
 
     def __enter__(self):
         if self.tapes:
             names = input_names(self.cell, len(self.args))
             for t in self.tapes:
                 t.name_inputs(self.args, names)
-        self.kernels.__enter__()
-        self.collector.__enter__()
+        for context in self.outer:
+            context.__enter__()
+        if self.step is not None:
+            self.step.__enter__()
         return self
 
     def recorded(self, output):
@@ -104,9 +111,11 @@ class _Outermost:
         return output
 
     def __exit__(self, exc_type, exc, tb):
-        self.collector.__exit__(exc_type, exc, tb)
-        self.kernels.__exit__(exc_type, exc, tb)
-        if exc_type is None or isinstance(exc, CellNestingError):
+        if self.step is not None:
+            self.step.__exit__(exc_type, exc, tb)
+        for context in reversed(self.outer):
+            context.__exit__(exc_type, exc, tb)
+        if exc_type is None or not self.outer or isinstance(exc, CellNestingError):
             return False
         name = type(self.cell).__name__
         if isinstance(exc, RecursionError):

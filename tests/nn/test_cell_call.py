@@ -78,6 +78,31 @@ def test_hooks_add_no_frame():
     assert len(seen) == 1 and 0 < seen[0] <= MAX_FRAMES
 
 
+class CountedStep(nn.TrainOneStepCell):
+    """The README's first taste: a training step, whose own guard (all or nothing) adds no frame either."""
+
+    seen = []
+
+    def construct(self, *inputs):
+        self.seen.append(_frames_to("step_call_site"))
+        return nn.TrainOneStepCell.construct(self, *inputs)
+
+
+def step_call_site(train, x, y):
+    return train(x, y)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_few_frames_for_a_training_step(mode):
+    ms.set_context(mode=mode)
+    net = nn.Dense(1, 1)
+    train = CountedStep(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    x = ms.Tensor(np.linspace(-1, 1, 16, dtype=np.float32).reshape(16, 1))
+    CountedStep.seen.clear()
+    step_call_site(train, x, 2 * x + 3)
+    assert len(CountedStep.seen) == 1 and 0 < CountedStep.seen[0] <= MAX_FRAMES
+
+
 class Small(nn.Cell):
     def __init__(self):
         super().__init__()

@@ -314,12 +314,11 @@ class Optimizer(Cell):
             for lr in {id(x): x for x in self._group_lrs}.values():
                 lr.check_step(type(self).__name__, step)
 
-    def __call__(self, *args, **kwargs):
-        if state.tracer is not None:  # inside a traced training step: TrainOneStepCell checks and guards
-            return super().__call__(*args, **kwargs)
+    def _step_guard(self):
+        """Around each eager call (not traced: a traced step's TrainOneStepCell checks and guards): a learning-rate
+        list that has run out raises before the step, and a step that raises leaves every weight as it was."""
         self.check_can_step()
-        with all_or_nothing():
-            return super().__call__(*args, **kwargs)
+        return all_or_nothing()
 
     # ---- writing --------------------------------------------------------------------------------
     def _keep(self, variable, value):
