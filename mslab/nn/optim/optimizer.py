@@ -178,8 +178,9 @@ class Optimizer(Cell):
 
     ``parameters`` is an iterable of Parameters (``net.trainable_params()``) or a list of group
     dicts ``{'params': [...], 'weight_decay': 0.01, 'lr': 0.1}``. Subclasses write ``construct(grads)``
-    with ``decay_weight``, ``scale_grad``, ``get_lr`` and ``ops.assign(w, self._keep(w, new))``, and
-    return the tuple of assign results (TrainOneStepCell passes it to ``ops.depend``).
+    with ``decay_weight``, ``scale_grad``, ``get_lr`` and ``ops.assign(w, self._keep(w, new))`` (or an update
+    primitive that writes in place, inside ``with self.kept_if_skipped(w, ...)``: Momentum, SGD), and
+    return the tuple of their results (TrainOneStepCell passes it to ``ops.depend``).
     """
 
     _graph_phase = "optimizer"
