@@ -71,6 +71,7 @@ class Cell:
         d["_attr_version"] = 0  # counts attribute and hook changes: a graph traced through the Cell checks it
         d["_compile_cache"] = None  # runtime.compiled.CompileCache: this Cell's GRAPH-mode graphs, made on first use
         d["_construct_fn"] = None  # what those graphs trace (runtime.cell_call.graphs_of), made on first use
+        d["_jit_methods"] = None  # {name: mslab.jit}: this Cell's @jit methods, compiled per instance on first use
 
     @property
     def cls_name(self):

@@ -334,13 +334,17 @@ class jit:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        # One compiled function per instance, kept on the instance (so its graphs die with it).
-        key = "_jit_" + getattr(self.fn, "__name__", "fn")
-        j = obj.__dict__.get(key) if hasattr(obj, "__dict__") else None
+        # One compiled function per instance, kept on the instance (so its graphs die with it): in its dict
+        # ``_jit_methods``, which a Cell declares (None until its first jit method) and other objects get here.
+        name = getattr(self.fn, "__name__", "fn")
+        methods = getattr(obj, "_jit_methods", None)
+        j = None if methods is None else methods.get(name)
         if j is None:
             j = jit(self.fn.__get__(obj, objtype), **self.options)
-            if hasattr(obj, "__dict__"):
-                obj.__dict__[key] = j
+            if methods is None and hasattr(obj, "__dict__"):
+                methods = obj._jit_methods = {}
+            if methods is not None:
+                methods[name] = j
         return j
 
 

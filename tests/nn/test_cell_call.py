@@ -113,6 +113,27 @@ class Small(nn.Cell):
         return self.act(self.fc(x))
 
 
+class WithJitMethod(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(3, 2)
+
+    @ms.jit
+    def project(self, x):
+        return self.fc(x)
+
+    def construct(self, x):
+        return self.project(x)
+
+
+def test_a_jit_method_is_kept_in_a_declared_attribute():
+    net = WithJitMethod()
+    before = _attribute_names(net)
+    first = net(X)
+    assert _attribute_names(net) == before
+    assert np.array_equal(net(X).asnumpy(), first.asnumpy())
+
+
 def _attribute_names(net):
     return {path: set(cell.__dict__) for path, cell in net.cells_and_names()}
 
