@@ -7,18 +7,21 @@ default) a child's parameters are renamed with the attribute path: ``self.fc = D
 ``auto_prefix=False`` so the names inside them stay those of the network.
 
 Calling a Cell runs ``construct`` in the current mode: eagerly in PYNATIVE_MODE, compiled into a
-graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``).
+graph (once per input signature) in GRAPH_MODE, inlined while a graph is being traced (``Cell.__call__``
+shows the three; ``mslab.runtime.cell_call`` holds their details).
 """
 import itertools
 import sys
 import weakref
 from collections import OrderedDict
 
+from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.core import dtype as mstype
+from mslab.core import state
+from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
 from mslab.core.tensor import Parameter, ParameterTuple, has_pending
-from mslab.runtime import compiled
-from mslab.runtime.cell_call import call_cell
+from mslab.runtime import cell_call, compiled
 
 _REGISTRIES = ("_params", "_cells", "_param_tuples", "_own")
 _hook_ids = itertools.count()
@@ -32,27 +35,43 @@ class HookHandle:
 
     def remove(self):
         cell = self._cell()
-        if cell is not None and cell.__dict__["_forward_hooks"][self._kind].pop(self.handle_id, None) is not None:
+        hooks = cell._forward_hooks if cell is not None else None
+        if hooks is not None and hooks[self._kind].pop(self.handle_id, None) is not None:
+            if not (hooks["pre"] or hooks["post"]):
+                cell._forward_hooks = None  # no hook left: calls take the short way again
             cell._hooks_changed()
 
 
 class Cell:
     """Base class of every layer and network (``mindspore.nn.Cell``)."""
 
-    _graph_phase = None  # optimizers say "optimizer": nodes they record get that phase
+    _graph_phase = None  # a class's recorder phase: optimizers say "optimizer", and the nodes they record get it
+    # A training step's guard, a method returning a context entered around each eager call (TrainOneStepCell and
+    # optimizers: all or nothing of the weights written); None: a plain Cell has none.
+    _step_guard = None
 
     def __init__(self, auto_prefix=True, flags=None):
+        # Written into __dict__ directly: Cell.__setattr__ needs the registries, and counts attribute changes.
         d = self.__dict__
+        # What the Cell holds, by kind (Cell.__setattr__ fills them)
         d["_params"] = OrderedDict()
         d["_cells"] = OrderedDict()
         d["_param_tuples"] = OrderedDict()
         d["_own"] = OrderedDict()  # own Parameters and ParameterTuples in assignment order (MindSpore's walk)
         d["_auto_prefix"] = auto_prefix
-        d["training"] = False
-        d["requires_grad"] = False
-        d["_flags"] = dict(flags or {})
+        # MindSpore's public state
+        d["training"] = False  # set_train; Dropout and BatchNorm read it
+        d["requires_grad"] = False  # set_grad
+        d["_flags"] = dict(flags or {})  # add_flags
         d["_param_prefix"] = ""  # set by update_cell_prefix, as in MindSpore
-        d["cell_type"] = None
+        d["cell_type"] = None  # update_cell_type
+        # What the runtime keeps on a Cell (every attribute it reads or writes is here)
+        d["_forward_hooks"] = None  # {"pre": {id: hook}, "post": {id: hook}} while a forward hook is registered
+        d["_mixed_precision_type"] = None  # to_float's numpy dtype: ops inside cast their inputs to it
+        d["_attr_version"] = 0  # counts attribute and hook changes: a graph traced through the Cell checks it
+        d["_compile_cache"] = None  # runtime.compiled.CompileCache: this Cell's GRAPH-mode graphs, made on first use
+        d["_construct_fn"] = None  # what those graphs trace (runtime.cell_call.graphs_of), made on first use
+        d["_jit_methods"] = None  # {name: mslab.jit}: this Cell's @jit methods, compiled per instance on first use
 
     @property
     def cls_name(self):
@@ -67,7 +86,7 @@ class Cell:
     def update_cell_prefix(self):
         """Give every Cell of this network its attribute path as ``param_prefix`` (``''`` for this one)."""
         for path, cell in self.cells_and_names():
-            cell.__dict__["_param_prefix"] = path
+            cell._param_prefix = path
 
     def update_cell_type(self, cell_type):
         """Set ``cell_type`` (MindSpore uses it to mark quantisation cells); it starts as None."""
@@ -109,7 +128,7 @@ class Cell:
                 self._forget(name)
                 if not name.startswith("_"):
                     # A graph traced through this Cell may have baked the old value in as a constant.
-                    d["_attr_version"] = d.get("_attr_version", 0) + 1
+                    d["_attr_version"] += 1
                     compiled.cell_changed()
         d[name] = value
 
@@ -225,13 +244,13 @@ class Cell:
     def set_train(self, mode=True):
         """Set ``training`` on this cell and every sub-cell (Dropout and BatchNorm read it); returns self."""
         for _, c in self.cells_and_names():
-            c.__dict__["training"] = bool(mode)
+            c.__dict__["training"] = bool(mode)  # not counted as an attribute change: graphs check the flag itself
         compiled.cell_changed()
         return self
 
     def set_grad(self, requires_grad=True):
         """Mark the cell for gradient recording (MindSpore builds the backward graph for it); returns self."""
-        self.__dict__["requires_grad"] = requires_grad
+        self.__dict__["requires_grad"] = requires_grad  # not counted as an attribute change (no graph bakes it in)
         return self
 
     def get_flags(self):
@@ -262,7 +281,7 @@ class Cell:
                              f"(mslab has no bfloat16), but got type: {type(dst_type)} and value: {dst_type}.")
         precision = mstype.to_numpy(dst_type)
         for _, c in self.cells_and_names():
-            c.__dict__["_mixed_precision_type"] = precision
+            c._mixed_precision_type = precision
         compiled.cell_changed()
         return self
 
@@ -293,8 +312,9 @@ class Cell:
     def _add_hook(self, kind, hook_fn, prepend, with_kwargs, always_call):
         if not callable(hook_fn):
             raise TypeError(f"{type(self).__name__}: the hook must be a function, got {type(hook_fn).__name__}")
-        d = self.__dict__
-        hooks = d.setdefault("_forward_hooks", {"pre": OrderedDict(), "post": OrderedDict()})
+        if self._forward_hooks is None:
+            self._forward_hooks = {"pre": OrderedDict(), "post": OrderedDict()}
+        hooks = self._forward_hooks
         handle = HookHandle(self, kind, next(_hook_ids))
         hooks[kind][handle.handle_id] = (hook_fn, with_kwargs, always_call)
         if prepend:
@@ -304,7 +324,7 @@ class Cell:
 
     def _hooks_changed(self):
         # A graph traced through this Cell ran its hooks (or none) while tracing: trace again.
-        self.__dict__["_attr_version"] = self.__dict__.get("_attr_version", 0) + 1
+        self._attr_version += 1
         compiled.cell_changed()
 
     # ---- running ------------------------------------------------------------------------------
@@ -312,9 +332,60 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
 
     def __call__(self, *args, **kwargs):
+        """``cell(*args)``: run ``construct``, in one of three ways."""
         if has_pending():  # parameters built inside nn.utils.no_init_parameters get their numbers now
             self.init_parameters_data()
-        return call_cell(self, args, kwargs)
+        if (state.tracer is not None or state.tapes) and not kwargs and cell_call.has_bprop(type(self)):
+            # A Cell with its own bprop while a gradient records: one node, whose backward is that bprop.
+            return custom_bprop.call(self, args, lambda a: self._construct_call(*a))
+        if state.tracer is not None:
+            # 1. Inside a graph being traced: inline, construct converted, its nodes under this Cell's scope.
+            return self._construct_call(*args, **kwargs)
+        compiles = is_graph_mode() and not kwargs
+        with cell_call.guard(self, args, compiles) as call:  # the outermost call's and a step's guard, record()
+            if compiles:
+                # 2. GRAPH mode: construct traced into a graph once per input signature; the graph runs.
+                graphs, construct = cell_call.graphs_of(self)
+                return graphs.get(construct, args).run(args)
+            # 3. PYNATIVE mode: construct runs, primitive by primitive.
+            return call.recorded(self._construct_call(*args, **kwargs))
+
+    def _construct_call(self, *args, **kwargs):
+        """``construct`` between this Cell's forward hooks, under its scope (``state.cells``), its
+        ``to_float`` precision and its recorder phase; converted for GRAPH mode while a graph is traced."""
+        hooks = self._forward_hooks
+        if hooks is not None:
+            args, kwargs = cell_call.pre_hooks(self, hooks, args, kwargs)
+        precision, phase = self._mixed_precision_type, self._graph_phase
+        # Nothing may raise between the push and the ``try``: a Cell left on ``state.cells`` would put itself
+        # into the scope of every later node (a RecursionError can strike anywhere).
+        state.cells.append(self)
+        if precision is not None:
+            state.mixed_precision.append((precision, {}))  # the dtype, and each input's cast made once per call
+        try:
+            try:
+                tracer = state.tracer
+                if tracer is None:
+                    construct = self.construct
+                else:  # control flow on tensors becomes nodes; the graph depends on this Cell (flags, attributes)
+                    construct = graph_syntax.converted(self.construct)
+                    tracer.note_cell(self)
+                if phase is None:
+                    output = construct(*args, **kwargs)
+                else:
+                    with cell_call.recorders_in_phase(phase):
+                        output = construct(*args, **kwargs)
+            finally:
+                state.cells.pop()
+                if precision is not None:
+                    state.mixed_precision.pop()
+        except Exception:
+            if hooks is not None:
+                cell_call.always_hooks(self, hooks, args, kwargs)
+            raise
+        if hooks is not None:
+            output = cell_call.post_hooks(self, hooks, args, kwargs, output)
+        return output
 
     def init_parameters_data(self, auto_parallel_mode=False):
         """Draw the numbers of every parameter still waiting for them (built inside

@@ -43,22 +43,21 @@ class _Entry:
 
     def __init__(self, compiled, cells):
         self.compiled = compiled
-        self.deps = [(c, c.__dict__.get("training"), c.__dict__.get("_attr_version", 0)) for c in cells]
+        self.deps = [(c, c.training, c._attr_version) for c in cells]
         self.checked = _changes
 
     def valid(self):
         if self.checked == _changes:
             return True
         for cell, training, version in self.deps:
-            d = cell.__dict__
-            if d.get("training") != training or d.get("_attr_version", 0) != version:
+            if cell.training != training or cell._attr_version != version:
                 return False
         self.checked = _changes
         return True
 
     def outdated(self):
         """An attribute it baked in has changed since: it can never serve a call again."""
-        return any(cell.__dict__.get("_attr_version", 0) != version for cell, _, version in self.deps)
+        return any(cell._attr_version != version for cell, _, version in self.deps)
 
 
 def input_names(fn, n):
@@ -276,9 +275,9 @@ class CompileCache:
 
 def cache_of(owner, names_from=None):
     """The CompileCache kept on ``owner`` (a Cell, a gradient function), made on first use."""
-    cache = owner.__dict__.get("_compile_cache")
+    cache = getattr(owner, "_compile_cache", None)  # a Cell declares it (None until now); a gradient function not
     if cache is None:
-        cache = owner.__dict__["_compile_cache"] = CompileCache(names_from=names_from)
+        cache = owner._compile_cache = CompileCache(names_from=names_from)
     return cache
 
 
@@ -335,13 +334,17 @@ class jit:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        # One compiled function per instance, kept on the instance (so its graphs die with it).
-        key = "_jit_" + getattr(self.fn, "__name__", "fn")
-        j = obj.__dict__.get(key) if hasattr(obj, "__dict__") else None
+        # One compiled function per instance, kept on the instance (so its graphs die with it): in its dict
+        # ``_jit_methods``, which a Cell declares (None until its first jit method) and other objects get here.
+        name = getattr(self.fn, "__name__", "fn")
+        methods = getattr(obj, "_jit_methods", None)
+        j = None if methods is None else methods.get(name)
         if j is None:
             j = jit(self.fn.__get__(obj, objtype), **self.options)
-            if hasattr(obj, "__dict__"):
-                obj.__dict__[key] = j
+            if methods is None and hasattr(obj, "__dict__"):
+                methods = obj._jit_methods = {}
+            if methods is not None:
+                methods[name] = j
         return j
 
 

@@ -246,24 +246,24 @@ class DataSinkNetwork(Cell):
     def __init__(self, network, dataset_helper):
         super().__init__(auto_prefix=False)
         self.network = network
-        self.__dict__["_dataset_helper"] = dataset_helper
-        self.__dict__["last_sink_steps"] = 0
+        self._dataset_helper = dataset_helper
+        self.__dict__["last_sink_steps"] = 0  # written each call: not an attribute change a graph must see
 
     @property
     def dataset_helper(self):
-        return self.__dict__["_dataset_helper"]
+        return self._dataset_helper
 
     def __call__(self, *inputs):
         if inputs:
             raise TypeError("This network takes its data from the device queue: call it with no inputs, with "
                             "what the DatasetHelper yields (for inputs in dataset_helper: net(*inputs))")
-        helper = self.__dict__["_dataset_helper"]
+        helper = self._dataset_helper
         chunk = helper._take_chunk()
         network = self.network
         output = None
         for batch in chunk:  # the device loop: steps back to back, nothing else in between
             output = network(*batch)
-        self.__dict__["last_sink_steps"] = len(chunk)
+        self.__dict__["last_sink_steps"] = len(chunk)  # (see __init__)
         helper.transfer_counts.device_to_host += 1
         return output
 
