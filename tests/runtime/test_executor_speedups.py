@@ -2,6 +2,7 @@
 bprops that skip unwanted gradients, branch-free masks and the non-overlapping MaxPoolGrad path."""
 import numpy as np
 import pytest
+from conftest import LinearNet
 
 import mslab as ms
 from mslab import nn, ops
@@ -10,15 +11,6 @@ from mslab.common.tensor import Tensor
 from mslab.ops import conv_kernels as K
 from mslab.ops.unary_ops import keep_where
 from mslab.runtime.executor import Executor
-
-
-class LinearNet(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(1, 1, Normal(0.02), Normal(0.02))
-
-    def construct(self, x):
-        return self.fc(x)
 
 
 class SmallConvNet(nn.Cell):
