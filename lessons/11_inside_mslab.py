@@ -1,0 +1,416 @@
+# %% [markdown]
+# # 11 · Inside mslab
+#
+# The other lessons use mslab the way you would use MindSpore. This one opens it. We follow **one
+# training step**, the README's first taste (`nn.Dense` + `nn.MSELoss` + `nn.Momentum` inside
+# `nn.TrainOneStepCell`), through the files that run it, and read each piece where it lives. Every
+# listing below is printed by `inspect.getsource` from the mslab this notebook imported, so what you
+# read is what ran.
+#
+# The walk has three parts:
+#
+# 1. **PYNATIVE**: a Cell call reaches `construct`; each primitive computes and a *tape* records it;
+#    `backprop` walks the tape backwards and calls one *bprop rule* per node; the optimizer writes the
+#    weights.
+# 2. **GRAPH**: the same step *traced* into a graph, differentiated, cleaned up by passes, and turned
+#    into one generated Python function by the executor.
+# 3. **The speed layer**: what mslab adds to make steps fast, switched on, and why the numbers do not
+#    move.
+#
+# Unlike the other lessons, this one imports mslab's internal modules: reading them is its point.
+# Those imports carry `# mslab only`, like every other mslab-only line.
+
+# %% [markdown]
+# ## The step we follow
+#
+# First the tools of the lesson: `show(obj)` prints the file that defines `obj` and its source as it is
+# in this checkout, and `walk(fn, *args)` runs `fn(*args)` while Python's profiler notes every mslab
+# function it enters (file and function name, in the order they ran, with the class of `self` for
+# methods). Then the step itself: the README's network, loss and optimizer, in PYNATIVE mode.
+#
+# The cells that print a listing start with `# NBVAL_IGNORE_OUTPUT`: they print whatever the source says
+# today, so the checks that rerun every lesson do not compare them with a stored copy.
+
+# %%
+import inspect
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import mslab as ms
+from mslab import nn
+
+ms.set_seed(1)
+ms.set_context(mode=ms.PYNATIVE_MODE)
+SOURCE_ROOT = Path(ms.__file__).parent.parent  # the folder holding the mslab package
+
+
+def where(code):
+    return Path(code.co_filename).relative_to(SOURCE_ROOT).as_posix()
+
+
+def show(obj):
+    """Print the file that defines ``obj``, then its source."""
+    print(f"# {Path(inspect.getsourcefile(obj)).relative_to(SOURCE_ROOT).as_posix()}")
+    print(inspect.getsource(obj))
+
+
+def walk(fn, *args):
+    """``fn(*args)`` run under a profiler: (its result, [(file, function, class of self or None), ...])."""
+    calls, package = [], str(SOURCE_ROOT / "mslab")
+
+    def note(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_filename.startswith(package):
+            owner = frame.f_locals.get("self")
+            calls.append((where(code), code.co_name, None if owner is None else type(owner).__name__))
+    sys.setprofile(note)
+    try:
+        result = fn(*args)
+    finally:
+        sys.setprofile(None)
+    return result, calls
+
+
+def make_step():
+    """The README's first taste: a fresh Dense(1, 1) and its training step (seeded, so every call starts alike)."""
+    ms.set_seed(1)
+    net = nn.Dense(1, 1)
+    opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+    return net, nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+
+
+x = ms.Tensor(np.linspace(-1, 1, 16, dtype=np.float32).reshape(16, 1))
+y = 2 * x + 3
+net, train = make_step()
+print("weight", net.weight.asnumpy().ravel(), "bias", net.bias.asnumpy())
+
+# %% [markdown]
+# ## A map: the engine's layers
+#
+# mslab's engine is five layers, each importing only the ones before it (a test checks this):
+# `core` (Tensor, dtypes, context, the recording state), `ir` (Graph, Node, the tracer and the tape),
+# `ops` (the primitives, each with its compute, shape inference and bprop rule), `autodiff` (`backprop`
+# and `GradOperation`), and `runtime` (the executor and what runs a Cell call). Everything MindSpore
+# names (`nn`, `dataset`, `train`) sits on top. Here is how big each layer is today; the README states
+# the budget each one must stay within.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+ENGINE_LAYERS = ("core", "ir", "ops", "autodiff", "runtime")
+for layer in ENGINE_LAYERS:
+    files = sorted((SOURCE_ROOT / "mslab" / layer).rglob("*.py"))
+    lines = sum(len(f.read_text().splitlines()) for f in files)
+    print(f"mslab/{layer + '/':10s} {len(files):3d} files {lines:6d} lines")
+
+# %% [markdown]
+# # Part 1 · PYNATIVE
+#
+# ## From `train(x, y)` to `construct`
+#
+# Calling a Cell is calling `Cell.__call__`. Which functions lie between `train(x, y)` and
+# `TrainOneStepCell.construct`? `walk` records one step; the list below is every mslab function on the
+# way, up to the first `construct`.
+
+# %%
+_, calls = walk(train, x, y)
+for file, function, _ in calls:
+    if function == "construct":
+        break
+    print(f"{file:34s} {function}")
+
+# %% [markdown]
+# Where a Cell call goes depends on the mode: inside a graph being traced, `construct` is inlined; in
+# GRAPH mode at the top, the call is compiled and run; otherwise `construct` simply runs.
+# This is the function that decides:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.runtime.cell_call import call_cell  # mslab only
+
+show(call_cell)
+
+# %% [markdown]
+# ## `TrainOneStepCell.construct`
+#
+# mslab's training step computes the loss and the gradients from one recorded forward pass, reduces
+# the gradients (an identity on one device) and hands them to the optimizer; `F.depend` returns the
+# loss from before the update.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+show(nn.TrainOneStepCell.construct)
+
+# %% [markdown]
+# ## A primitive runs
+#
+# Every operation (`MatMul`, `BiasAdd`, `Sub`, ...) is a `Primitive`: one object per operator kind,
+# holding `infer` (output shape and dtype), `compute` (numpy arrays in, a numpy array out) and `bprop`
+# (its gradient rule). Calling one is the heart of PYNATIVE mode: if a graph is being traced, the call
+# becomes a node; otherwise it infers, computes, wraps the result in a Tensor, and hands it to every
+# open tape.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ops.primitive import Primitive  # mslab only
+
+show(Primitive.__call__)
+
+# %% [markdown]
+# ## The tape
+#
+# `GradOperation` opens a tape while the forward runs; so does `ms.record()`, for you. `Tape.record`
+# turns one call into one node of a graph whose values are the real tensors:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ir.tape import Tape  # mslab only
+
+show(Tape.record)
+
+# %% [markdown]
+# Recorded around the loss network, the tape is the forward of our step: `MatMul` and `BiasAdd` from
+# `Dense`, then `Sub`, `Square` and `ReduceMean` from `MSELoss`.
+
+# %%
+with ms.record() as tape:  # mslab only
+    loss = train.network(x, y)
+print(tape.graph)
+
+# %% [markdown]
+# ## `backprop`: the algorithm
+#
+# The gradient of the loss with respect to each weight comes from one function, the same in both
+# modes. It finds the nodes that lie between the weights and the loss, seeds the loss's gradient with
+# `sens`, then visits the nodes in reverse: each node's bprop rule turns the gradient of its output into
+# gradients of its inputs, and a value used several times adds up what it receives.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.autodiff.backprop import backprop  # mslab only
+
+show(backprop)
+
+# %% [markdown]
+# ## The bprop rules
+#
+# A rule is a method of its primitive, written with mslab ops (never raw numpy), so it runs eagerly
+# here and becomes backward nodes when GRAPH mode traces it. `Mul`'s rule is the product rule:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ops.math_ops import Mul  # mslab only
+
+show(Mul.bprop)
+
+# %% [markdown]
+# `Dense` computes `x @ Wᵀ + b` with `MatMul(transpose_b=True)` and `BiasAdd`. For `out = x @ y` the
+# gradients are `dout @ yᵀ` and `xᵀ @ dout`; with the transposes MatMul supports, the rule picks the
+# product that fits. `BiasAdd`'s bias gradient is `dout` summed over every axis but the channel axis.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ops.matmul_ops import MatMul  # mslab only
+
+show(MatMul.bprop)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ops.nn_ops import BiasAdd  # mslab only
+
+show(BiasAdd.bprop)
+
+# %% [markdown]
+# Which rules does our step call? `walk` records a step and keeps the calls named `bprop`, with the
+# primitive they belong to: one per forward node, from the loss back to the weights.
+
+# %%
+_, calls = walk(train, x, y)
+print([owner for file, function, owner in calls if function == "bprop"])
+
+# %% [markdown]
+# A rule is ordinary code: call it yourself. Here `MatMul`'s rule on Dense's numbers, next to the same
+# products written in numpy.
+
+# %%
+w = net.weight
+out = MatMul(transpose_b=True)(x, w)
+dout = ms.Tensor(np.ones((16, 1), np.float32))
+dx, dw = MatMul(transpose_b=True).bprop(x, w, out, dout, needs=(True, True))
+print("dx equals dout @ W:  ", np.array_equal(dx.asnumpy(), dout.asnumpy() @ w.asnumpy()))
+print("dW equals doutᵀ @ x: ", np.array_equal(dw.asnumpy(), dout.asnumpy().T @ x.asnumpy()))
+
+# %% [markdown]
+# ## The update
+#
+# `nn.Momentum` calls one `ApplyMomentum` per weight, which keeps a velocity `v` per weight:
+# `v = momentum * v + g`, then `w = w - lr * v`, both written in place.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ops.optim_ops import ApplyMomentum  # mslab only
+
+show(nn.Momentum.construct)
+show(ApplyMomentum.compute)
+
+# %% [markdown]
+# Check it on a fresh step: the first velocity is the gradient itself, so the new weights are
+# `w - 0.05 * g`.
+
+# %%
+net, train = make_step()
+before = [p.asnumpy().copy() for p in train.weights]
+grads = ms.grad(train.network, grad_position=None, weights=train.weights)(x, y)
+train(x, y)
+for p, w0, g in zip(train.weights, before, grads):
+    by_hand = w0 - np.float32(0.05) * g.asnumpy()
+    print(f"{p.name:7s} by hand {by_hand.ravel()}  stepped {p.asnumpy().ravel()}  "
+          f"equal: {np.array_equal(by_hand, p.asnumpy())}")
+
+# %% [markdown]
+# # Part 2 · GRAPH
+#
+# In GRAPH mode nothing runs while `construct` is read. The tracer is the other branch of
+# `Primitive.__call__`: `tracer.record` infers the output's shape and dtype and appends a node.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ir.tracer import Tracer  # mslab only
+
+show(Tracer.record)
+
+# %% [markdown]
+# Tracing `train` records the forward, and `GradOperation`, called on the tracer, runs the same
+# `backprop`: this time each bprop rule *records* its ops, so the backward nodes join the graph, each
+# labelled with the forward node it is the gradient of. The optimizer's `ApplyMomentum` nodes come last.
+# `optimize_graph=False` keeps the graph as traced, before any pass.
+
+# %%
+ms.set_context(mode=ms.GRAPH_MODE)
+net, train = make_step()
+traced = ms.trace(train, x, y, optimize_graph=False)  # mslab only
+print(traced)
+
+# %% [markdown]
+# ## Passes
+#
+# Before it is compiled, a graph goes through the passes: common-subexpression elimination merges
+# nodes that compute the same thing (MindSpore-style steps that call the network twice record the
+# forward twice), dead-code elimination drops what nobody reads, and the nodes are renumbered.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.ir.passes import optimize  # mslab only
+
+show(optimize)
+
+# %% [markdown]
+# Run them on the traced step. mslab's `nn.TrainOneStepCell` records its forward once, so there is
+# nothing to merge, and every node is read by the next: the passes leave all of them (lesson 04's
+# `CompilePipeline` shows them at work on MindSpore's own four-line step).
+
+# %%
+before = len(traced.nodes)
+optimize(traced)
+print(before, "nodes traced,", len(traced.nodes), "after the passes")
+
+# %% [markdown]
+# ## The executor's generated code
+#
+# The executor compiles the graph into one Python function: a line per node, calling that node's
+# kernel, and a `del` after the last reader of each buffer so numpy can reuse the memory. Nodes whose
+# inputs are all known at compile time (`sens` and the `ReduceMean` gradient computed from it) are
+# *folded*: computed once, while compiling, and read as constants. Here is the code a GRAPH-mode call of
+# `train` runs:
+
+# %%
+from mslab.runtime.executor import Executor  # mslab only
+
+executor = Executor(ms.trace(train, x, y))  # mslab only
+print("folded at compile time:", [n.out.name for n in executor.folded])
+print(executor.code)
+
+# %% [markdown]
+# Same step, same numbers: three GRAPH-mode steps print the losses the PYNATIVE steps print.
+
+# %%
+def losses(mode, steps=3):
+    ms.set_context(mode=mode)
+    _, step = make_step()
+    return [float(step(x, y).asnumpy()) for _ in range(steps)]
+
+
+print("GRAPH   ", losses(ms.GRAPH_MODE))
+print("PYNATIVE", losses(ms.PYNATIVE_MODE))
+
+# %% [markdown]
+# # Part 3 · The speed layer
+#
+# Everything above is the plain engine. mslab also has shortcuts that make steps faster without
+# changing what they compute. One matters for our step: from the second PYNATIVE step with the same
+# structure on, the backward is no longer worked out rule by rule. The step's bprop rules are traced
+# once into a graph, as GRAPH mode traces them, and each later step runs that compiled backward on its
+# own recorded values. Inside `ms.record()` the rules always run one by one.
+#
+# Count the rules each step calls, both ways, and compare the losses:
+
+# %%
+ms.set_context(mode=ms.PYNATIVE_MODE)
+_, fast_step = make_step()
+_, plain_step = make_step()
+for step in range(4):
+    fast_loss, fast_calls = walk(fast_step, x, y)
+    with ms.record():  # mslab only: every rule runs
+        plain_loss, plain_calls = walk(plain_step, x, y)
+    n_fast = sum(function == "bprop" for _, function, _ in fast_calls)
+    n_plain = sum(function == "bprop" for _, function, _ in plain_calls)
+    print(f"step {step}: loss {float(fast_loss.asnumpy()):.6f} vs {float(plain_loss.asnumpy()):.6f}  "
+          f"equal: {np.array_equal(fast_loss.asnumpy(), plain_loss.asnumpy())}   bprop calls {n_fast} vs {n_plain}")
+
+# %% [markdown]
+# Step 0 has no earlier step to compare with, so its rules run one by one. At step 1 the structure is
+# seen again: the rules are called once more, this time to trace them into the compiled backward. From
+# step 2 on no rule is called, and the losses do not move by a bit.
+#
+# Why are the numbers identical? The compiled backward *is* the rules: traced from the same code, its
+# nodes compute with the same kernels, in the order the rules ran. Only the dispatch (one Python call
+# per op) is saved.
+#
+# GRAPH mode's executor has a shortcut of its own, **fusion**: a few neighbouring nodes share one line
+# of the generated code (a `MaxPoolGrad` with the `ReluGrad` after it; a convolution's two backward
+# nodes), each fused kernel computing bit for bit what the two nodes would. A small convolutional step
+# shows them: the lines that compute two nodes at once.
+
+# %%
+class SmallConv(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3)
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(2, 2)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(2 * 4 * 4, 1)
+
+    def construct(self, x):
+        return self.fc(self.flatten(self.pool(self.relu(self.conv(x)))))
+
+
+ms.set_context(mode=ms.GRAPH_MODE)
+conv = SmallConv()
+conv_step = nn.TrainOneStepCell(nn.WithLossCell(conv, nn.MSELoss()),
+                                nn.Momentum(conv.trainable_params(), 0.05, 0.9))
+images = ms.Tensor(np.ones((2, 1, 8, 8), np.float32))
+targets = ms.Tensor(np.ones((2, 1), np.float32))
+conv_code = Executor(ms.trace(conv_step, images, targets)).code  # mslab only
+print("\n".join(line for line in conv_code.splitlines() if "," in line.partition("#")[2]))
+
+# %% [markdown]
+# ## Where to read next
+#
+# You have now seen every stage of one step: `Cell.__call__` and `call_cell` (`mslab/nn/cell.py`,
+# `mslab/runtime/cell_call.py`), `Primitive.__call__` (`mslab/ops/primitive.py`), the tape
+# (`mslab/ir/tape.py`), `backprop` (`mslab/autodiff/backprop.py`), the rules beside their ops
+# (`mslab/ops/*_ops.py`), the optimizer (`mslab/nn/optim/momentum.py`, `mslab/ops/optim_ops.py`), the
+# tracer and the passes (`mslab/ir/`), and the executor (`mslab/runtime/executor.py`). Each file starts
+# with a docstring that says what it is for; `show` works on anything you want to read next.
