@@ -24,9 +24,10 @@
 # ## The step we follow
 #
 # First the tools of the lesson: `show(obj)` prints the file that defines `obj` and its source as it is
-# in this checkout, and `walk(fn, *args)` runs `fn(*args)` while Python's profiler notes every mslab
+# in this checkout; `walk(fn, *args)` runs `fn(*args)` while Python's profiler notes every mslab
 # function it enters (file and function name, in the order they ran, with the class of `self` for
-# methods). Then the step itself: the README's network, loss and optimizer, in PYNATIVE mode.
+# methods); `stack_when(name, fn, *args)` lists the mslab functions still running when the first
+# function called `name` starts. Then the step itself: the README's network, loss and optimizer, in PYNATIVE mode.
 #
 # The cells that print a listing start with `# NBVAL_IGNORE_OUTPUT`: they print whatever the source says
 # today, so the checks that rerun every lesson do not compare them with a stored copy.
@@ -46,13 +47,14 @@ ms.set_context(mode=ms.PYNATIVE_MODE)
 SOURCE_ROOT = Path(ms.__file__).parent.parent  # the folder holding the mslab package
 
 
-def where(code):
-    return Path(code.co_filename).relative_to(SOURCE_ROOT).as_posix()
+def relative(filename):
+    """A source file's path from the folder holding mslab: ``mslab/ops/primitive.py``."""
+    return Path(filename).relative_to(SOURCE_ROOT).as_posix()
 
 
 def show(obj):
     """Print the file that defines ``obj``, then its source."""
-    print(f"# {Path(inspect.getsourcefile(obj)).relative_to(SOURCE_ROOT).as_posix()}")
+    print(f"# {relative(inspect.getsourcefile(obj))}")
     print(inspect.getsource(obj))
 
 
@@ -64,13 +66,30 @@ def walk(fn, *args):
         code = frame.f_code
         if event == "call" and code.co_filename.startswith(package):
             owner = frame.f_locals.get("self")
-            calls.append((where(code), code.co_name, None if owner is None else type(owner).__name__))
+            calls.append((relative(code.co_filename), code.co_name, None if owner is None else type(owner).__name__))
     sys.setprofile(note)
     try:
         result = fn(*args)
     finally:
         sys.setprofile(None)
     return result, calls
+
+
+def stack_when(name, fn, *args):
+    """The mslab functions running, outermost first, when ``fn(*args)`` first enters a function called ``name``."""
+    stack, package = [], str(SOURCE_ROOT / "mslab")
+
+    def note(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == name and not stack:
+            while frame is not None and frame.f_code.co_filename.startswith(package):
+                stack.insert(0, (relative(frame.f_code.co_filename), frame.f_code.co_name))
+                frame = frame.f_back
+    sys.setprofile(note)
+    try:
+        fn(*args)
+    finally:
+        sys.setprofile(None)
+    return stack
 
 
 def make_step():
@@ -109,21 +128,22 @@ for layer in ENGINE_LAYERS:
 #
 # ## From `train(x, y)` to `construct`
 #
-# Calling a Cell is calling `Cell.__call__`. Which functions lie between `train(x, y)` and
-# `TrainOneStepCell.construct`? `walk` records one step; the list below is every mslab function on the
-# way, up to the first `construct`.
+# Calling a Cell is calling `Cell.__call__`. How many functions lie between `train(x, y)` and
+# `TrainOneStepCell.construct`? `stack_when` stops as `construct` starts and lists the calls still
+# open, from `train(x, y)` down (the last line is `construct` itself):
 
 # %%
-_, calls = walk(train, x, y)
-for file, function, _ in calls:
-    if function == "construct":
-        break
+for file, function in stack_when("construct", train, x, y):
     print(f"{file:34s} {function}")
 
 # %% [markdown]
 # Where a Cell call goes depends on the mode: inside a graph being traced, `construct` is inlined; in
 # GRAPH mode at the top, the call is compiled and run; otherwise `construct` simply runs.
-# This is the function that decides:
+# `Cell.__call__` hands the call to `call_cell`, the function that decides:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+show(nn.Cell.__call__)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -226,6 +246,7 @@ show(BiasAdd.bprop)
 # primitive they belong to: one per forward node, from the loss back to the weights.
 
 # %%
+net, train = make_step()
 _, calls = walk(train, x, y)
 print([owner for file, function, owner in calls if function == "bprop"])
 
