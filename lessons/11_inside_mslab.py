@@ -178,6 +178,18 @@ from mslab.ops.primitive import Primitive  # mslab only
 show(Primitive.__call__)
 
 # %% [markdown]
+# Take one primitive apart: `Mul`'s `infer` needs only shapes and dtypes, its `compute` is numpy, and
+# calling it is the path above (Tensors in, a Tensor out).
+
+# %%
+from mslab.ops.math_ops import Mul  # mslab only
+
+a, b = np.array([1.0, 2.0, 3.0], np.float32), np.array([4.0, 5.0, 6.0], np.float32)
+print("infer  ", Mul().infer(a, b))
+print("compute", Mul().compute(a, b))
+print("call   ", Mul()(ms.Tensor(a), ms.Tensor(b)))
+
+# %% [markdown]
 # ## The tape
 #
 # `GradOperation` opens a tape while the forward runs; so does `ms.record()`, for you. `Tape.record`
@@ -220,8 +232,6 @@ show(backprop)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.ops.math_ops import Mul  # mslab only
-
 show(Mul.bprop)
 
 # %% [markdown]
