@@ -27,7 +27,12 @@
 # in this checkout; `walk(fn, *args)` runs `fn(*args)` while Python's profiler notes every mslab
 # function it enters (file and function name, in the order they ran, with the class of `self` for
 # methods); `stack_when(name, fn, *args)` lists the mslab functions still running when the first
-# function called `name` starts. Then the step itself: the README's network, loss and optimizer, in PYNATIVE mode.
+# function called `name` starts. Then the step itself: the README's network, loss and optimizer, in
+# PYNATIVE mode.
+#
+# mslab keeps every shortcut that only makes a step faster in one package, `mslab/fast/`, the *speed
+# layer*, on by default. Parts 1 and 2 read the plain engine, so the lesson turns it off first
+# (`ms.fast.set_enabled(False)`); part 3 turns it back on.
 #
 # The cells that print a listing start with `# NBVAL_IGNORE_OUTPUT`: they print whatever the source says
 # today, so the checks that rerun every lesson do not compare them with a stored copy.
@@ -44,6 +49,7 @@ from mslab import nn
 
 ms.set_seed(1)
 ms.set_context(mode=ms.PYNATIVE_MODE)
+ms.fast.set_enabled(False)  # mslab only: the plain engine, until part 3
 SOURCE_ROOT = Path(ms.__file__).parent.parent  # the folder holding the mslab package
 
 
@@ -112,13 +118,14 @@ print("weight", net.weight.asnumpy().ravel(), "bias", net.bias.asnumpy())
 # `core` (Tensor, dtypes, context, the recording state), `ir` (Graph, Node, the tracer and the tape),
 # `ops` (the primitives, each with its compute, shape inference and bprop rule), `autodiff` (`backprop`
 # and `GradOperation`), and `runtime` (the executor and what runs a Cell call). Everything MindSpore
-# names (`nn`, `dataset`, `train`) sits on top. Here is how big each layer is today; the README states
-# the budget each one must stay within.
+# names (`nn`, `dataset`, `train`) sits on top, and the speed layer, `fast`, plugs into the engine from
+# outside. Here is how big each one is today; the README states the budget each engine layer must stay
+# within.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 ENGINE_LAYERS = ("core", "ir", "ops", "autodiff", "runtime")
-for layer in ENGINE_LAYERS:
+for layer in (*ENGINE_LAYERS, "fast"):
     files = sorted((SOURCE_ROOT / "mslab" / layer).rglob("*.py"))
     lines = sum(len(f.read_text().splitlines()) for f in files)
     print(f"mslab/{layer + '/':10s} {len(files):3d} files {lines:6d} lines")
@@ -214,21 +221,40 @@ print(tape.graph)
 # ## `backprop`: the algorithm
 #
 # The gradient of the loss with respect to each weight comes from one function, the same in both
-# modes. It finds the nodes that lie between the weights and the loss, seeds the loss's gradient with
-# `sens`, then visits the nodes in reverse: each node's bprop rule turns the gradient of its output into
-# gradients of its inputs, and a value used several times adds up what it receives.
+# modes. It finds the nodes on a path from the weights to the loss, seeds the loss's gradient with
+# `sens`, then visits those nodes in reverse: each node's bprop rule turns the gradient of its output
+# into gradients of its inputs. (`recorder.backward_of(n)` labels the nodes a rule records as the
+# gradient of `n`, for GRAPH mode and `ms.record()`; with nobody recording it does nothing.)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.autodiff.backprop import backprop  # mslab only
+from mslab.autodiff import backprop as autodiff  # mslab only
 
-show(backprop)
+show(autodiff.backprop)
 
 # %% [markdown]
+# Calling a rule hands it the node's recorded inputs, its output and `dout`. Only a rule that can skip
+# real work (a `MatMul` whose other side needs no gradient) declares `needs` and is told which inputs
+# want one:
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+show(autodiff._call_rule)
+
+# %% [markdown]
+# Adding a gradient in is where broadcasting is undone, once for every rule: an input that was
+# broadcast to a bigger shape was used once per copy, so its gradient is summed back to its own shape
+# (`sum_to`). A value with several users adds up what each gives it.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+show(autodiff._accumulate)
+
 # ## The bprop rules
 #
-# A rule is a method of its primitive, written with mslab ops (never raw numpy), so it runs eagerly
-# here and becomes backward nodes when GRAPH mode traces it. `Mul`'s rule is the product rule:
+# A rule is a method of its primitive, written with mslab ops and Tensor operators (never raw numpy),
+# so it runs eagerly here and becomes backward nodes when GRAPH mode traces it. `Mul`'s rule is the
+# product rule, as its docstring writes it (`d/dx = dout * y, d/dy = dout * x`):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -237,7 +263,8 @@ show(Mul.bprop)
 # %% [markdown]
 # `Dense` computes `x @ Wᵀ + b` with `MatMul(transpose_b=True)` and `BiasAdd`. For `out = x @ y` the
 # gradients are `dout @ yᵀ` and `xᵀ @ dout`; with the transposes MatMul supports, the rule picks the
-# product that fits. `BiasAdd`'s bias gradient is `dout` summed over every axis but the channel axis.
+# product that fits, and computes only the ones `needs` asks for. `BiasAdd`'s bias gradient is `dout`
+# summed over every axis but the channel axis.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -337,14 +364,16 @@ from mslab.ir.passes import optimize  # mslab only
 show(optimize)
 
 # %% [markdown]
-# Run them on the traced step. mslab's `nn.TrainOneStepCell` records its forward once, so there is
-# nothing to merge, and every node is read by the next: the passes leave all of them (lesson 04's
-# `CompilePipeline` shows them at work on MindSpore's own four-line step).
+# Run them on the traced step. mslab's `nn.TrainOneStepCell` records its forward once, so CSE has
+# nothing to merge. But `Sub`'s rule gives both of its inputs a gradient, the label included (`-dout`,
+# a `Neg` node), and nothing reads the label's: DCE drops it.
 
 # %%
-before = len(traced.nodes)
+before = list(traced.nodes)
 optimize(traced)
-print(before, "nodes traced,", len(traced.nodes), "after the passes")
+after = {id(n) for n in traced.nodes}
+removed = [f"{n.prim.name}, the gradient of {n.grad_of.prim.name}" for n in before if id(n) not in after]
+print(len(before), "nodes traced,", len(traced.nodes), "after the passes; removed:", removed)
 
 # %% [markdown]
 # ## The executor's generated code
@@ -378,21 +407,32 @@ print("PYNATIVE", losses(ms.PYNATIVE_MODE))
 # %% [markdown]
 # # Part 3 · The speed layer
 #
-# Everything above is the plain engine. mslab also has shortcuts that make steps faster without
-# changing what they compute. One matters for our step: from the second PYNATIVE step with the same
-# structure on, the backward is no longer worked out rule by rule. The step's bprop rules are traced
-# once into a graph, as GRAPH mode traces them, and each later step runs that compiled backward on its
-# own recorded values. Inside `ms.record()` the rules always run one by one.
-#
-# Count the rules each step calls, both ways, and compare the losses:
+# Everything above ran on the plain engine. The speed layer makes the same computation cheaper, and
+# it touches the engine only through *hooks*: module attributes of `mslab/core/hooks.py`, read where
+# they are used. Each one's comment says what the plain path does while the hook is left at None:
 
 # %%
+# NBVAL_IGNORE_OUTPUT
+from mslab.core import hooks  # mslab only
+
+show(hooks)
+
+# %% [markdown]
+# `ms.fast.set_enabled(True)` installs the speed layer into those hooks (importing mslab does it, unless
+# the environment sets `MSLAB_PLAIN=1`), and `with plain():` runs a block with them back at None.
+# Train two copies of our step side by side, one with the speed layer, one inside `plain()`, and count
+# the bprop rules each step calls:
+
+# %%
+from mslab.lab import plain  # mslab only
+
+ms.fast.set_enabled(True)  # mslab only: the speed layer back on, as mslab starts
 ms.set_context(mode=ms.PYNATIVE_MODE)
 _, fast_step = make_step()
 _, plain_step = make_step()
 for step in range(4):
     fast_loss, fast_calls = walk(fast_step, x, y)
-    with ms.record():  # mslab only: every rule runs
+    with plain():  # mslab only
         plain_loss, plain_calls = walk(plain_step, x, y)
     n_fast = sum(function == "bprop" for _, function, _ in fast_calls)
     n_plain = sum(function == "bprop" for _, function, _ in plain_calls)
@@ -400,20 +440,27 @@ for step in range(4):
           f"equal: {np.array_equal(fast_loss.asnumpy(), plain_loss.asnumpy())}   bprop calls {n_fast} vs {n_plain}")
 
 # %% [markdown]
-# Step 0 has no earlier step to compare with, so its rules run one by one. At step 1 the structure is
-# seen again: the rules are called once more, this time to trace them into the compiled backward. From
-# step 2 on no rule is called, and the losses do not move by a bit.
+# The plain step calls its five rules every time. With the speed layer, step 0 does too: there is no
+# earlier step to compare with. At step 1 the same *structure* comes back (the same primitives on the
+# same shapes), and the rules are called once more, this time to trace them into a graph, as GRAPH mode
+# traces them, compiled by the same executor. From step 2 on no rule is called: each step runs that
+# compiled backward on its own recorded values. (The *lean tape* helps too: it keeps each call as it
+# ran, and builds nodes only if a backward walks them.)
 #
-# Why are the numbers identical? The compiled backward *is* the rules: traced from the same code, its
-# nodes compute with the same kernels, in the order the rules ran. Only the dispatch (one Python call
-# per op) is saved.
+# Why are the losses identical, bit for bit? The compiled backward *is* the rules: traced from the
+# same code, its nodes compute with the same kernels as the primitives, in the order the rules ran.
+# Only the dispatch, one Python call per op, is saved.
 #
-# GRAPH mode's executor has a shortcut of its own, **fusion**: a few neighbouring nodes share one line
-# of the generated code (a `MaxPoolGrad` with the `ReluGrad` after it; a convolution's two backward
-# nodes), each fused kernel computing bit for bit what the two nodes would. A small convolutional step
-# shows them: the lines that compute two nodes at once.
+# In GRAPH mode the speed layer changes the executor's generated code: a few neighbouring nodes share
+# one line (*fusion*: a `MaxPoolGrad` with the `ReluGrad` after it, a convolution's two backward
+# nodes), each fused kernel computing bit for bit what the two nodes would. A small convolutional
+# step shows it: here is its generated code with the speed layer off, then on, as a diff (`-` lines
+# only in plain, `+` lines only with the speed layer):
 
 # %%
+import difflib
+
+
 class SmallConv(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -433,8 +480,18 @@ conv_step = nn.TrainOneStepCell(nn.WithLossCell(conv, nn.MSELoss()),
                                 nn.Momentum(conv.trainable_params(), 0.05, 0.9))
 images = ms.Tensor(np.ones((2, 1, 8, 8), np.float32))
 targets = ms.Tensor(np.ones((2, 1), np.float32))
-conv_code = Executor(ms.trace(conv_step, images, targets)).code  # mslab only
-print("\n".join(line for line in conv_code.splitlines() if "," in line.partition("#")[2]))
+conv_graph = ms.trace(conv_step, images, targets)  # mslab only
+with plain():  # mslab only
+    plain_code = Executor(conv_graph).code
+fast_code = Executor(conv_graph).code
+print("\n".join(difflib.unified_diff(plain_code.splitlines(), fast_code.splitlines(), "plain", "fast",
+                                    lineterm="", n=0)))
+
+# %% [markdown]
+# The last hook, `stride1_convolution`, changes no line: the same `Conv2D` kernel, at stride 1, calls
+# the wide-column convolution of `mslab/fast/` instead of the plain im2col. It sums the same products
+# in another order, so for a stride-1 convolution the last bits may differ; our Dense step has no
+# convolution, and its numbers are the same to the bit.
 
 # %% [markdown]
 # ## Where to read next
