@@ -119,16 +119,29 @@ print("weight", net.weight.asnumpy().ravel(), "bias", net.bias.asnumpy())
 # `ops` (the primitives, each with its compute, shape inference and bprop rule), `autodiff` (`backprop`
 # and `GradOperation`), and `runtime` (the executor and what runs a Cell call). Everything MindSpore
 # names (`nn`, `dataset`, `train`) sits on top, and the speed layer, `fast`, plugs into the engine from
-# outside. Here is how big each one is today; the README states the budget each engine layer must stay
-# within.
+# outside. Here is how big each one is today, in *code lines* (blank lines, comments and docstrings
+# left out: they are what you are meant to read). The README states the budget each layer must stay
+# within, and a test keeps it.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-ENGINE_LAYERS = ("core", "ir", "ops", "autodiff", "runtime")
-for layer in (*ENGINE_LAYERS, "fast"):
+import ast
+
+
+def code_lines(path):
+    """Lines of a Python file that hold code: not blank, not only a comment, not part of a docstring."""
+    source = path.read_text()
+    docstrings = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node) is not None:
+            docstrings.update(range(node.body[0].lineno, node.body[0].end_lineno + 1))
+    return sum(1 for number, line in enumerate(source.splitlines(), 1)
+               if line.strip() and not line.strip().startswith("#") and number not in docstrings)
+
+
+for layer in ("core", "ir", "ops", "autodiff", "runtime", "fast"):
     files = sorted((SOURCE_ROOT / "mslab" / layer).rglob("*.py"))
-    lines = sum(len(f.read_text().splitlines()) for f in files)
-    print(f"mslab/{layer + '/':10s} {len(files):3d} files {lines:6d} lines")
+    print(f"mslab/{layer + '/':10s} {len(files):3d} files {sum(map(code_lines, files)):6d} code lines")
 
 # %% [markdown]
 # # Part 1 · PYNATIVE
@@ -144,19 +157,16 @@ for file, function in stack_when("construct", train, x, y):
     print(f"{file:34s} {function}")
 
 # %% [markdown]
-# Where a Cell call goes depends on the mode: inside a graph being traced, `construct` is inlined; in
-# GRAPH mode at the top, the call is compiled and run; otherwise `construct` simply runs.
-# `Cell.__call__` hands the call to `call_cell`, the function that decides:
+# `Cell.__call__` says how a call is run, in one of three ways: inside a graph being traced, `construct`
+# is inlined (its nodes join that graph); in GRAPH mode at the top, the call is compiled once per input
+# signature and the graph runs; otherwise, in PYNATIVE mode, `construct` runs. `_construct_call` runs
+# `construct` under the Cell's name, so every node knows which Cell made it; `cell_call.guard` is what
+# only the outermost call does (a training step's *all or nothing*: a step that fails part-way puts
+# every weight back).
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 show(nn.Cell.__call__)
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-from mslab.runtime.cell_call import call_cell  # mslab only
-
-show(call_cell)
 
 # %% [markdown]
 # ## `TrainOneStepCell.construct`
@@ -303,7 +313,8 @@ print("dW equals doutᵀ @ x: ", np.array_equal(dw.asnumpy(), dout.asnumpy().T @
 # ## The update
 #
 # `nn.Momentum` calls one `ApplyMomentum` per weight, which keeps a velocity `v` per weight:
-# `v = momentum * v + g`, then `w = w - lr * v`, both written in place.
+# `v = momentum * v + g`, then `w = w - lr * v`, both written in place. (`kept_if_skipped` adds
+# nothing here: it matters only when a loss-scaling step skips an update.)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -379,10 +390,12 @@ print(len(before), "nodes traced,", len(traced.nodes), "after the passes; remove
 # ## The executor's generated code
 #
 # The executor compiles the graph into one Python function: a line per node, calling that node's
-# kernel, and a `del` after the last reader of each buffer so numpy can reuse the memory. Nodes whose
-# inputs are all known at compile time (`sens` and the `ReduceMean` gradient computed from it) are
-# *folded*: computed once, while compiling, and read as constants. Here is the code a GRAPH-mode call of
-# `train` runs:
+# kernel, and a `del` after the last reader of each buffer so numpy can reuse the memory. Each buffer
+# is named after the IR value it holds (`_12` holds `%12`; inputs and weights keep their names), each
+# kernel after its node, the Cell it came from and its op. Nodes whose inputs are all known at compile
+# time (`sens` and the `ReduceMean` gradient computed from it, `%5` to `%8`) are *folded*: computed
+# once, while compiling, so the code reads `_8` as a constant. Here is the code for our step, as a
+# GRAPH-mode call of `train` compiles it (the speed layer is still off):
 
 # %%
 from mslab.runtime.executor import Executor  # mslab only
@@ -419,20 +432,18 @@ show(hooks)
 
 # %% [markdown]
 # `ms.fast.set_enabled(True)` installs the speed layer into those hooks (importing mslab does it, unless
-# the environment sets `MSLAB_PLAIN=1`), and `with plain():` runs a block with them back at None.
-# Train two copies of our step side by side, one with the speed layer, one inside `plain()`, and count
-# the bprop rules each step calls:
+# the environment sets `MSLAB_PLAIN=1`), and `with ms.lab.plain():` runs a block with them back at
+# None. Train two copies of our step side by side, one with the speed layer, one inside `plain()`,
+# and count the bprop rules each step calls:
 
 # %%
-from mslab.lab import plain  # mslab only
-
 ms.fast.set_enabled(True)  # mslab only: the speed layer back on, as mslab starts
 ms.set_context(mode=ms.PYNATIVE_MODE)
 _, fast_step = make_step()
 _, plain_step = make_step()
 for step in range(4):
     fast_loss, fast_calls = walk(fast_step, x, y)
-    with plain():  # mslab only
+    with ms.lab.plain():  # mslab only
         plain_loss, plain_calls = walk(plain_step, x, y)
     n_fast = sum(function == "bprop" for _, function, _ in fast_calls)
     n_plain = sum(function == "bprop" for _, function, _ in plain_calls)
@@ -448,8 +459,9 @@ for step in range(4):
 # ran, and builds nodes only if a backward walks them.)
 #
 # Why are the losses identical, bit for bit? The compiled backward *is* the rules: traced from the
-# same code, its nodes compute with the same kernels as the primitives, in the order the rules ran.
-# Only the dispatch, one Python call per op, is saved.
+# same code, its nodes compute what the rules' primitives compute, in the order the rules ran. Only the
+# dispatch, one Python call per op, is saved. (mslab's gradient check, `check_grad`, holds every op to
+# this: the replayed backward must equal the rule-by-rule one bit for bit.)
 #
 # In GRAPH mode the speed layer changes the executor's generated code: a few neighbouring nodes share
 # one line (*fusion*: a `MaxPoolGrad` with the `ReluGrad` after it, a convolution's two backward
@@ -481,7 +493,7 @@ conv_step = nn.TrainOneStepCell(nn.WithLossCell(conv, nn.MSELoss()),
 images = ms.Tensor(np.ones((2, 1, 8, 8), np.float32))
 targets = ms.Tensor(np.ones((2, 1), np.float32))
 conv_graph = ms.trace(conv_step, images, targets)  # mslab only
-with plain():  # mslab only
+with ms.lab.plain():  # mslab only
     plain_code = Executor(conv_graph).code
 fast_code = Executor(conv_graph).code
 print("\n".join(difflib.unified_diff(plain_code.splitlines(), fast_code.splitlines(), "plain", "fast",
@@ -496,9 +508,11 @@ print("\n".join(difflib.unified_diff(plain_code.splitlines(), fast_code.splitlin
 # %% [markdown]
 # ## Where to read next
 #
-# You have now seen every stage of one step: `Cell.__call__` and `call_cell` (`mslab/nn/cell.py`,
-# `mslab/runtime/cell_call.py`), `Primitive.__call__` (`mslab/ops/primitive.py`), the tape
-# (`mslab/ir/tape.py`), `backprop` (`mslab/autodiff/backprop.py`), the rules beside their ops
+# You have now seen every stage of one step: `Cell.__call__` (`mslab/nn/cell.py`, with what only an
+# outermost call does in `mslab/runtime/cell_call.py`), `Primitive.__call__` (`mslab/ops/primitive.py`),
+# the tape (`mslab/ir/tape.py`), `backprop` (`mslab/autodiff/backprop.py`), the rules beside their ops
 # (`mslab/ops/*_ops.py`), the optimizer (`mslab/nn/optim/momentum.py`, `mslab/ops/optim_ops.py`), the
-# tracer and the passes (`mslab/ir/`), and the executor (`mslab/runtime/executor.py`). Each file starts
-# with a docstring that says what it is for; `show` works on anything you want to read next.
+# tracer and the passes (`mslab/ir/`), the executor (`mslab/runtime/executor.py`), and the speed layer
+# (`mslab/core/hooks.py`, `mslab/fast/`). Each file starts with a docstring that says what it is for;
+# `show` works on anything you want to read next, and `ms.lab.plain()` lets you watch the plain path
+# in any lesson.
