@@ -260,6 +260,7 @@ show(autodiff._call_rule)
 # NBVAL_IGNORE_OUTPUT
 show(autodiff._accumulate)
 
+# %% [markdown]
 # ## The bprop rules
 #
 # A rule is a method of its primitive, written with mslab ops and Tensor operators (never raw numpy),
@@ -318,9 +319,12 @@ print("dW equals doutᵀ @ x: ", np.array_equal(dw.asnumpy(), dout.asnumpy().T @
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+show(nn.Momentum.construct)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
 from mslab.ops.optim_ops import ApplyMomentum  # mslab only
 
-show(nn.Momentum.construct)
 show(ApplyMomentum.compute)
 
 # %% [markdown]
