@@ -160,9 +160,9 @@ for file, function in stack_when("construct", train, x, y):
 # `Cell.__call__` says how a call is run, in one of three ways: inside a graph being traced, `construct`
 # is inlined (its nodes join that graph); in GRAPH mode at the top, the call is compiled once per input
 # signature and the graph runs; otherwise, in PYNATIVE mode, `construct` runs. `_construct_call` runs
-# `construct` under the Cell's name, so every node knows which Cell made it; `cell_call.guard` is what
-# only the outermost call does (a training step's *all or nothing*: a step that fails part-way puts
-# every weight back).
+# `construct` under the Cell's name, so every node knows which Cell made it. `cell_call.guard` adds what
+# only the outermost call or a training step needs: errors that name a wrong input, and a training
+# step's *all or nothing* (a step that fails part-way puts every weight back).
 
 # %%
 # NBVAL_IGNORE_OUTPUT
