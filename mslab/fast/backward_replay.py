@@ -148,7 +148,7 @@ def compile_backward(tape: LeanTape, outputs: Sequence[Tensor], sens: Sequence[T
     for i, v in enumerate(tape.graph.inputs):  # in first-seen order, as structure_key lists a step's call inputs
         where[v] = ("input", i)
 
-    def sym(v):
+    def sym(v: Value) -> Value:
         s = shadow.get(v)
         if s is None:
             t = Tensor._symbolic(None)

@@ -32,7 +32,8 @@ def _no_write_between(schedule: Sequence[Step], a: int, b: int) -> bool:
     return not any(schedule[k][3].prim.side_effect for k in range(a + 1, b))
 
 
-def _partner(schedule, a, readers, made_at, taken, keep):
+def _partner(schedule: Sequence[Step], a: int, readers: dict[int, list[int]], made_at: dict[int, int], taken: set[int],
+             keep: set[int]) -> tuple[int, Callable, tuple[int, ...], tuple[int, ...]] | None:
     """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
     _, ins, out, node = schedule[a]
     through = kernel_for(THROUGH, node.prim)
