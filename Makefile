@@ -74,8 +74,9 @@ lint: $(STAMP)
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
 # Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
-# The engine layers whose type annotations mypy checks (settings: pyproject.toml's [tool.mypy]).
-TYPED := mslab/core mslab/ir mslab/ops/primitive.py mslab/autodiff mslab/runtime
+# What mypy checks the type annotations of (settings: pyproject.toml's [tool.mypy]): the engine layers, the speed
+# layer and the Cell (one file of nn, not the whole package).
+TYPED := mslab/core mslab/ir mslab/ops/primitive.py mslab/autodiff mslab/runtime mslab/fast mslab/nn/cell.py
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP) dot chromium
 	$(BIN)/ruff check mslab tests lessons scripts examples

@@ -16,17 +16,23 @@ whose primitives carry ``tuple_index``) pass their gradients to that position of
 and the control-flow node's bprop receives the list. Values computed on the host (JIT Fallback) stop
 gradients, as MindSpore's PyExecute nodes do.
 """
+from __future__ import annotations
+
 import functools
 import inspect
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from mslab.ir.graph import Value
+from mslab.core.tensor import Tensor
+from mslab.ir.graph import Node, Value
+from mslab.ir.tracer import Recorder
 from mslab.ops import math_ops, shape_ops
-from mslab.ops.primitive import sum_to
+from mslab.ops.primitive import Primitive, sum_to
 
 
-def backprop(recorder, nodes, roots, sens, targets):
+def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], sens: Sequence[Tensor],
+             targets: Sequence[Value]) -> list[Tensor | None]:
     """Gradients of ``roots`` (weighted by ``sens``) with respect to ``targets``.
 
     ``nodes``: the recorded forward nodes, in run order. ``roots``/``targets``: Values;
@@ -34,7 +40,7 @@ def backprop(recorder, nodes, roots, sens, targets):
     Returns one Tensor per target, or None where no path leads from the target to a root.
     """
     active, relevant = _on_paths_from(targets, nodes)
-    grads = {}
+    grads: dict[Value, Any] = {}  # a Tensor, or for a tuple value a list with one gradient per element
     with recorder.backward_of(None):
         for root, s in zip(roots, sens):
             if root in relevant:
@@ -54,7 +60,7 @@ def backprop(recorder, nodes, roots, sens, targets):
     return [grads.get(t) for t in targets]
 
 
-def _differentiable(v):
+def _differentiable(v: Value) -> bool:
     """Floats, complex numbers and integers carry gradients (MindSpore: ``grad(x * 2)`` at int32 x is int32
     [2, 2, 2]); bools do not, and neither do values computed on the host (JIT Fallback)."""
     if v.host:
@@ -64,7 +70,7 @@ def _differentiable(v):
     return v.dtype.kind in "fciu"
 
 
-def _on_paths_from(targets, nodes):
+def _on_paths_from(targets: Iterable[Value], nodes: Iterable[Node]) -> tuple[list[Node], set[Value]]:
     """The nodes that depend on a target (in run order), and every value they make depend on one."""
     relevant = {t for t in targets if _differentiable(t)}
     active = []
@@ -76,10 +82,10 @@ def _on_paths_from(targets, nodes):
     return active, relevant
 
 
-def _call_rule(n, dout, relevant):
+def _call_rule(n: Node, dout: Any, relevant: set[Value]) -> Sequence[Tensor | None]:
     """Node ``n``'s bprop rule on its recorded tensors: one gradient per input (None where none flows)."""
     ins = [v.handle if type(v) is Value else v for v in n.inputs]
-    if _takes_needs(type(n.prim)):
+    if _takes_needs(type(n.prim)):  # type: ignore[arg-type]  # (mypy takes type[Any] for unhashable)
         needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
         grads = n.prim.bprop(*ins, n.out.handle, dout, needs=needs)
     else:
@@ -90,12 +96,12 @@ def _call_rule(n, dout, relevant):
 
 
 @functools.cache
-def _takes_needs(cls):
+def _takes_needs(cls: type[Primitive]) -> bool:
     """Whether ``cls``'s bprop rule declares ``needs`` (a rule that saves real work by skipping a gradient)."""
     return "needs" in inspect.signature(cls.bprop).parameters
 
 
-def _accumulate(grads, v, g):
+def _accumulate(grads: dict[Value, Any], v: Value, g: Tensor) -> None:
     """Add gradient ``g`` into ``v``'s: summed back to ``v``'s shape if ``v`` was broadcast, then added to
     what ``v``'s other users gave (an Add node per extra user)."""
     if v.parts is None and tuple(g.shape) != v.shape:
@@ -104,13 +110,13 @@ def _accumulate(grads, v, g):
     grads[v] = g if old is None else math_ops.add(old, g)
 
 
-def _accumulate_element(grads, tup, index, g):
+def _accumulate_element(grads: dict[Value, Any], tup: Value, index: int, g: Tensor) -> None:
     """Add ``g`` into position ``index`` of the gradient of tuple value ``tup`` (a list, None where none yet)."""
-    parts = grads.setdefault(tup, [None] * len(tup.parts))
+    parts = grads.setdefault(tup, [None] * len(tup.parts))  # type: ignore[arg-type]  # a tuple value has parts
     parts[index] = g if parts[index] is None else math_ops.add(parts[index], g)
 
 
-def _shaped_like(root, s):
+def _shaped_like(root: Value, s: Tensor) -> Tensor:
     """The sens ``s`` given for ``root`` in ``root``'s shape (MindSpore accepts a (1,) sens for a scalar loss)."""
     if tuple(s.shape) == root.shape:
         return s

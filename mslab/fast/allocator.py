@@ -16,15 +16,18 @@ process may keep up to 256 MB of freed memory mapped until it exits.
 A user's ``MALLOC_TRIM_THRESHOLD_`` or ``MALLOC_MMAP_THRESHOLD_`` (glibc's own environment variables) wins:
 mslab then changes nothing. Off glibc (macOS, Windows, musl) nothing is done either.
 """
+from __future__ import annotations
+
 import ctypes
 import os
+from typing import Mapping
 
 USER_VARIABLES = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt parameter numbers in glibc's malloc.h
 MMAP_BYTES, TRIM_BYTES = 32 << 20, 256 << 20
 
 
-def glibc():
+def glibc() -> bool:
     """True when this process runs on glibc (``os.confstr`` names its version there, nowhere else)."""
     try:
         return bool(os.confstr("CS_GNU_LIBC_VERSION"))
@@ -32,7 +35,7 @@ def glibc():
         return False
 
 
-def tune(environ=None):
+def tune(environ: Mapping[str, str] | None = None) -> bool:
     """Fix the two thresholds (see the module docstring); returns whether they were set."""
     environ = os.environ if environ is None else environ
     if any(k in environ for k in USER_VARIABLES) or not glibc():
@@ -44,10 +47,10 @@ def tune(environ=None):
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_BYTES)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_BYTES))
 
 
-_tuned = []  # the result of the one ``tune()`` this process makes
+_tuned: list[bool] = []  # the result of the one ``tune()`` this process makes
 
 
-def tune_once():
+def tune_once() -> bool:
     """``tune()`` the first time the speed layer is turned on; later calls change nothing. The thresholds are the
     process's: turning the speed layer off does not set them back (glibc cannot return to its adaptive ones)."""
     if not _tuned:

@@ -21,7 +21,12 @@ What changes is the cost, never the numbers or what a learner sees:
 
 This is mslab's own shortcut: it does not claim MindSpore's PYNATIVE mode works this way.
 """
+from __future__ import annotations
+
 from collections import OrderedDict
+from typing import Any, Sequence
+
+import numpy as np
 
 from mslab.autodiff.backprop import backprop
 from mslab.autodiff.grad_operation import backprop_tape
@@ -31,12 +36,13 @@ from mslab.fast.lean_tape import LeanTape
 from mslab.ir.graph import Graph, Value, ValueKind
 from mslab.ir.node import Node
 from mslab.ir.passes import optimize
+from mslab.ir.tape import Tape
 from mslab.ir.tracer import tracing
 from mslab.runtime.executor import Executor
 
 _CONST = object()  # marks a constant argument in a structure key (so it never equals a value reference)
 _LARGEST_CONSTANT_ARRAY = 64  # a bigger array as a constant argument is not copied into every step's key: no replay
-_UNREPLAYABLE = object()  # a structure whose rules could not be traced: it stays on the rule-by-rule path
+_UNREPLAYABLE: Any = object()  # a structure whose rules could not be traced: it stays on the rule-by-rule path
 
 PLANS_KEPT = 8  # compiled backwards per gradient function (one per batch size, per branch a step takes, ...)
 # Calls in a row whose structure was new (a construct that makes new primitives on every call never repeats):
@@ -47,7 +53,8 @@ MISSES_BEFORE_GIVING_UP = 32
 REPLAYS_PER_COMPILE = 4
 
 
-def structure_key(tape, outputs, sens, sources):
+def structure_key(tape: LeanTape, outputs: Sequence[Tensor], sens: Sequence[Tensor], sources: Sequence[Tensor],
+                  ) -> tuple[tuple | None, list[Tensor] | None, list[Parameter] | None]:
     """``(key, inputs, weights)``: what a compiled backward depends on, as one hashable tuple, and the tensors it
     reads besides the ops' outputs (call inputs, weights); key None if an op's backward cannot be replayed.
 
@@ -56,9 +63,10 @@ def structure_key(tape, outputs, sens, sources):
     and dtype, a constant by value), and its output's shape and dtype. Then the outputs differentiated, the sens
     shapes and dtypes, and the sources whose gradients are wanted.
     """
-    where = {}  # id(tensor) -> its reference in the key
-    inputs, weights = [], []
-    key = []
+    where: dict[int, Any] = {}  # id(tensor) -> its reference in the key
+    inputs: list[Tensor] = []
+    weights: list[Parameter] = []
+    key: list[Any] = []
     for prim, args, out in tape.calls:
         if not prim.bprop_replayable:
             return None, None, None
@@ -72,7 +80,7 @@ def structure_key(tape, outputs, sens, sources):
             else:
                 refs.append((_CONST, freeze(a, _LARGEST_CONSTANT_ARRAY)))
         where[id(out)] = len(key)
-        data = out._data
+        data: np.ndarray = out._data  # type: ignore[assignment]  # concrete: the op has run
         key.append((prim, tuple(refs), data.shape, data.dtype))
     ends = []
     for group in (outputs, sources):
@@ -89,9 +97,9 @@ def structure_key(tape, outputs, sens, sources):
     return tuple(key), inputs, weights
 
 
-def _leaf(t, inputs, weights):
+def _leaf(t: Tensor, inputs: list[Tensor], weights: list[Parameter]) -> tuple:
     """The key's reference to a tensor no recorded call produced: a weight, or the next call input."""
-    data = t._data
+    data: np.ndarray = t._data  # type: ignore[assignment]  # concrete: a tape's tensor
     if isinstance(t, Parameter):
         weights.append(t)
         return ("weight", id(t), data.shape, data.dtype)
@@ -104,7 +112,8 @@ class _Plan:
 
     __slots__ = ("executor", "node_of", "input_of", "param_of", "sens_of", "present", "weights")
 
-    def __init__(self, executor, sources, present, weights):
+    def __init__(self, executor: Executor, sources: tuple[list, list, list, list], present: list[bool],
+                 weights: list[Parameter]) -> None:
         self.executor = executor
         self.weights = weights  # every weight its key names, kept alive so that no other one takes its id
         self.present = present  # per target: whether it has a gradient (False: no path from it to the roots)
@@ -112,7 +121,8 @@ class _Plan:
         # tape's inputs), a weight (the Parameter), a sens (by index).
         self.node_of, self.input_of, self.param_of, self.sens_of = sources
 
-    def run(self, calls, inputs, sens):
+    def run(self, calls: Sequence[tuple[Any, Any, Tensor]], inputs: Sequence[Tensor], sens: Sequence[Tensor],
+            ) -> list[Tensor | None]:
         arrays = [calls[i][2]._data for i in self.node_of]
         arrays += [inputs[i]._data for i in self.input_of]
         arrays += [p._data for p in self.param_of]
@@ -122,7 +132,8 @@ class _Plan:
         return [wrap(next(outs)) if p else None for p in self.present]
 
 
-def compile_backward(tape, outputs, sens, sources, weights):
+def compile_backward(tape: LeanTape, outputs: Sequence[Tensor], sens: Sequence[Tensor], sources: Sequence[Tensor],
+                     weights: list[Parameter]) -> _Plan:
     """Trace ``backprop`` over shadow copies of the tape's values and compile the backward graph.
 
     The tape's nodes are built here (``Tape.recorded_nodes``); ``weights``: those the structure key names."""
@@ -130,14 +141,14 @@ def compile_backward(tape, outputs, sens, sources, weights):
     roots = [tape.value_of(t) for t in outputs]
     targets = [tape.value_of(t) for t in sources]
     graph = Graph("backward")
-    shadow = {}  # tape value -> the backward graph's input standing for it
-    where = {}  # tape value -> where its array is found on a later step's tape
+    shadow: dict[Value, Value] = {}  # tape value -> the backward graph's input standing for it
+    where: dict[Value, tuple[str, Any]] = {}  # tape value -> where its array is found on a later step's tape
     for i, n in enumerate(nodes):
         where[n.out] = ("node", i)
     for i, v in enumerate(tape.graph.inputs):  # in first-seen order, as structure_key lists a step's call inputs
         where[v] = ("input", i)
 
-    def sym(v):
+    def sym(v: Value) -> Value:
         s = shadow.get(v)
         if s is None:
             t = Tensor._symbolic(None)
@@ -165,28 +176,33 @@ def compile_backward(tape, outputs, sens, sources, weights):
     read = set(graph.outputs)
     for n in graph.nodes:
         read.update(v for v in n.inputs if type(v) is Value)
-    origin = {s: v for v, s in shadow.items()}
+    origin: dict[Value, Value] = {s: v for v, s in shadow.items()}  # a shadow input -> the tape value it stands for
     order = {"node": 0, "input": 1, "param": 2, "sens": 3}
+
+    def source_kind(v: Value) -> int:
+        return order[where[origin.get(v, v)][0]]
+
     # the inputs it reads, grouped by source kind: the order _Plan.run gathers their arrays in
-    graph.inputs = sorted((v for v in graph.inputs if v in read), key=lambda v: order[where[origin.get(v, v)][0]])
-    sources = ([], [], [], [])
+    graph.inputs = sorted((v for v in graph.inputs if v in read), key=source_kind)
+    plan_sources: tuple[list, list, list, list] = ([], [], [], [])
     for v in graph.inputs:
         kind, at = where[origin.get(v, v)]
-        sources[order[kind]].append(at)
-    return _Plan(Executor(graph), sources, [g is not None for g in grads], weights)
+        plan_sources[order[kind]].append(at)
+    return _Plan(Executor(graph), plan_sources, [g is not None for g in grads], weights)
 
 
 class BackwardPlans:
     """The compiled backwards of one gradient function, by structure key (at most ``PLANS_KEPT``)."""
 
-    def __init__(self):
-        self.plans = OrderedDict()  # key -> _Plan, or _UNREPLAYABLE
-        self.seen_once = set()  # keys met once: compiled when met again
+    def __init__(self) -> None:
+        self.plans: OrderedDict[tuple, Any] = OrderedDict()  # key -> _Plan, or _UNREPLAYABLE
+        self.seen_once: set[tuple] = set()  # keys met once: compiled when met again
         self.misses = 0
         self.compiles = self.replays = 0
         self.given_up = False
 
-    def backward(self, tape, outputs, sens, sources):
+    def backward(self, tape: LeanTape, outputs: Sequence[Tensor], sens: Sequence[Tensor], sources: Sequence[Tensor],
+                 ) -> list[Tensor | None]:
         """The gradients of the tensors ``outputs`` (weighted by ``sens``) w.r.t. the tensors ``sources``, as
         ``backprop`` gives them over autodiff's ``tape``: replayed from a compiled plan when there is one."""
         if self.given_up:
@@ -231,7 +247,8 @@ class BackwardPlans:
         return plan
 
 
-def replay(kept, tape, outputs, sens, sources):
+def replay(kept: dict[str, Any], tape: Tape, outputs: Sequence[Tensor], sens: Sequence[Tensor],
+           sources: Sequence[Tensor]) -> list[Tensor | None]:
     """The hook ``backward_replay`` (``mslab.core.hooks``): the gradients ``backprop_tape`` gives, replayed from the
     gradient function's compiled backwards (kept in ``kept``) where it has one. A plain tape (the lean tape was
     not installed when the forward ran) has no recorded calls to key on: its backward runs rule by rule."""

@@ -26,6 +26,10 @@ written out and read back by the GEMM they travel through main memory twice. Bui
 time they stay in the cache between being written and being read, which made these kernels 1.1-1.8x
 faster on the benchmark networks (LeNet5, the VGG-style CNN). A chunk is a whole number of images.
 """
+from __future__ import annotations
+
+from typing import Sequence
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -37,6 +41,9 @@ CHUNK_BYTES = 4 << 20  # columns per chunk; 1-4 MB measured best here (L2/L3-siz
 # blocks: for thin GEMMs, LeNet's first convolution (25 taps, 6 filters), that is twice as fast. Chunks are cut to
 # that size where they still hold SMALL_GEMM_IMAGES images (fewer would cost more in per-chunk numpy calls).
 SMALL_GEMM, SMALL_GEMM_IMAGES = 10 ** 6, 4
+
+Pair = tuple[int, int]  # (height, width) of a dilation
+Pads = tuple[int, int, int, int]  # (top, bottom, left, right)
 
 
 def _geometry(x_shape, kernel, dilation, pads):
@@ -140,7 +147,7 @@ class _Widened:
         return d.reshape(d.shape[0], -1)
 
 
-def conv2d(x, w, dilation, pads, out_hw):
+def conv2d(x: np.ndarray, w: np.ndarray, dilation: Pair, pads: Pads, out_hw: Sequence[int]) -> np.ndarray:
     """out[n, o] = sum_{c, p, q} w[o, c, p, q] * xpad[n, c, i + p*dh, j + q*dw]."""
     dt, ct = x.dtype, compute_dtype(x.dtype)
     N, C = x.shape[:2]
@@ -167,7 +174,8 @@ def conv2d(x, w, dilation, pads, out_hw):
     return out
 
 
-def conv2d_filter_grad(dout, x, w_shape, dilation, pads):
+def conv2d_filter_grad(dout: np.ndarray, x: np.ndarray, w_shape: Sequence[int], dilation: Pair, pads: Pads,
+                       ) -> np.ndarray:
     """dW[o, c, p, q] = sum_{n, i, j} dout[n, o, i, j] * xpad[n, c, i + p*dh, j + q*dw], summed chunk by chunk."""
     return _filter_grad(_FilterGrad(x, w_shape, dilation, pads, dout.dtype), dout)
 
@@ -231,7 +239,8 @@ class _FilterGrad:
         return self.dwt.T.reshape(self.w_shape).astype(self.dt)
 
 
-def conv2d_input_grad(dout, w, x_shape, dilation, pads):
+def conv2d_input_grad(dout: np.ndarray, w: np.ndarray, x_shape: Sequence[int], dilation: Pair, pads: Pads,
+                      ) -> np.ndarray:
     """dX[n, c, i, j] = sum_{o, p, q} w[o, c, p, q] * dout[n, o, i + t - p*dh, j + l - q*dw].
 
     That is itself a stride-1 convolution ("full"): of dout padded by (kh-1)*dh - t (etc.), with the weights
@@ -281,7 +290,8 @@ def _checked_input_grad(dx, dout, w, x_shape, dilation, pads):
     return exact.astype(dx.dtype)
 
 
-def conv2d_grads(dout, x, w, dilation, pads):
+def conv2d_grads(dout: np.ndarray, x: np.ndarray, w: np.ndarray, dilation: Pair, pads: Pads,
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """``(dX, dW)`` of one convolution (GRAPH mode's fused Conv2DBackpropInput + Conv2DBackpropFilter): where dX
     is a col2im, both are summed over the same chunks, and each chunk of dout is widened once for both GEMMs."""
     O, C = w.shape[:2]

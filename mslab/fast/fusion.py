@@ -16,15 +16,24 @@ Either returns None where it does not apply. The fused result must be the unfuse
 (a side effect) may run between the two. Only the generated ``run`` is fused: ``Executor.steps`` still runs
 node by node and shows every intermediate value.
 """
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
 from mslab.fast.fusion_kernels import PAIR, THROUGH, kernel_for
+from mslab.ir.node import Node
 from mslab.runtime.executor import Line
 
+# One scheduled node, as the executor lists them: (kernel, the slots of its tensor inputs, its output slot, node).
+Step = tuple[Callable, Sequence[int], int, Node]
 
-def _no_write_between(schedule, a, b):
+
+def _no_write_between(schedule: Sequence[Step], a: int, b: int) -> bool:
     return not any(schedule[k][3].prim.side_effect for k in range(a + 1, b))
 
 
-def _partner(schedule, a, readers, made_at, taken, keep):
+def _partner(schedule: Sequence[Step], a: int, readers: dict[int, list[int]], made_at: dict[int, int], taken: set[int],
+             keep: set[int]) -> tuple[int, Callable, tuple[int, ...], tuple[int, ...]] | None:
     """``(b, fn, outs, extra ins)`` for a node fused with node ``a``, or None."""
     _, ins, out, node = schedule[a]
     through = kernel_for(THROUGH, node.prim)
@@ -47,15 +56,18 @@ def _partner(schedule, a, readers, made_at, taken, keep):
     return None
 
 
-def plan(schedule, keep):
+def plan(schedule: Sequence[Step], keep: set[int]) -> list[Line]:
     """The lines of the generated code for ``schedule`` (entries ``(fn, slots, out, node)``), in run order.
 
     ``keep``: slots that must be written out (the graph's outputs), so never fused away.
     """
+    readers: dict[int, list[int]]  # slot -> the steps reading it
     readers, made_at = {}, {step[2]: k for k, step in enumerate(schedule)}
     for k, step in enumerate(schedule):
         for s in dict.fromkeys(step[1]):
             readers.setdefault(s, []).append(k)
+    taken: set[int]  # steps fused into an earlier line
+    lines: list[Line]
     taken, lines = set(), []
     for a, (fn, ins, out, _) in enumerate(schedule):
         if a in taken:

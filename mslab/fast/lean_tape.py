@@ -7,8 +7,14 @@ keeps just ``(primitive, arguments, output)`` per call; a backward replayed from
 for a backward that walks them rule by rule. The weights' values are kept between calls of one gradient function:
 a training step reads the same Parameters every step. Installed as ``mslab.core.hooks.autodiff_tape``.
 """
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.node import Node, Value, ValueKind
+from mslab.ir.node import Node, Phase, Value, ValueKind
 from mslab.ir.tape import Tape
 
 _new = object.__new__
@@ -19,19 +25,20 @@ class LeanTape(Tape):
     """Autodiff's tape: ``calls`` as they ran, nodes on demand (``recorded_nodes``); ``param_values`` (id(Parameter)
     -> Value) is shared by the tapes of one gradient function and checked on reuse."""
 
-    def __init__(self, param_values):
+    def __init__(self, param_values: dict[int, Value]) -> None:
         super().__init__()
         self._param_values = param_values
-        self.calls = []  # (primitive, arguments, output) of each op, in the order they ran
+        # (primitive, arguments, output) of each op, in the order they ran
+        self.calls: list[tuple[Any, Sequence[Any], Tensor]] = []
         self._made = 0  # how many of those calls are nodes already
 
     @classmethod
-    def for_gradient(cls, kept):
+    def for_gradient(cls, kept: dict[str, Any]) -> LeanTape:
         """The hook ``autodiff_tape``: a tape for one call of a gradient function, whose ``kept`` dict holds the
         weights' values from its earlier calls."""
         return cls(kept.setdefault("param_values", {}))
 
-    def value_of(self, t):
+    def value_of(self, t: Tensor) -> Value:
         v = self._values.get(id(t))
         if v is None:
             if isinstance(t, Parameter):  # no back-link to the graph and no graph.params entry: nobody reads them
@@ -45,10 +52,10 @@ class LeanTape(Tape):
             self._values[id(t)] = v
         return v
 
-    def record(self, prim, args, out):
+    def record(self, prim: Any, args: Sequence[Any], out: Tensor) -> None:
         self.calls.append((prim, args, out))
 
-    def _inputs(self, args):
+    def _inputs(self, args: Sequence[Any]) -> list[Any]:
         """A call's arguments as node inputs: each Tensor's value (made on first sight), constants as they are."""
         values = self._values
         ins = []
@@ -60,21 +67,21 @@ class LeanTape(Tape):
                 ins.append(a)
         return ins
 
-    def recorded_nodes(self):
+    def recorded_nodes(self) -> list[Node]:
         """The graph's nodes, with the recorded calls turned into nodes first (in the order they ran)."""
         calls, made = self.calls, self._made
         if made < len(calls):
             values = self._values
             nodes = self.graph.nodes
             for prim, args, out in calls[made:]:
-                data = out._data
+                data: np.ndarray = out._data  # type: ignore[assignment]  # concrete: the op has run
                 node = _step_node(prim, self._inputs(args), self.phase, len(nodes), data.shape, data.dtype, out)
                 values[id(out)] = node.out
                 nodes.append(node)
             self._made = len(calls)
         return self.graph.nodes
 
-    def release(self):
+    def release(self) -> None:
         """Forget the recorded tensors. Node and weight values hold no cycle here (no back-links), and the weight
         values are kept for the next call; only inputs and constants are cut loose."""
         g = self.graph
@@ -85,7 +92,8 @@ class LeanTape(Tape):
         self.calls, self._made = [], 0
 
 
-def _step_node(prim, inputs, phase, index, out_shape, out_dtype, handle):
+def _step_node(prim: Any, inputs: list[Any], phase: Phase, index: int, out_shape: tuple[int, ...], out_dtype: np.dtype,
+               handle: Tensor) -> Node:
     """A node with its output value: no scope, no source line, no back-links (the recorded step holds no reference
     cycle and is freed as soon as the gradient call lets go of it); built slot by slot because every op under a
     rule-by-rule gradient makes one."""

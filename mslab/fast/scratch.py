@@ -4,7 +4,10 @@ A fresh array of many megabytes is mapped from the operating system on every cal
 faults when first written, which costs more than the arithmetic that fills it. The big temporaries of the
 convolution kernels (padded images, columns, per-window gradients) live here instead.
 """
+from __future__ import annotations
+
 import threading
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -12,7 +15,7 @@ _SCRATCH = threading.local()  # per thread: kernels running at once in two threa
 SCRATCH_FROM = 4 << 20  # bytes: below this the allocator recycles freed blocks well enough; hold no memory for them
 
 
-def scratch(role, shape, dtype):
+def scratch(role: str, shape: Sequence[int], dtype: Any) -> np.ndarray:
     """A work array of ``shape`` for one ``role`` inside a kernel, reused by later calls (contents undefined).
 
     One buffer per role and dtype, grown to the largest size asked for. Only for temporaries that never
@@ -22,7 +25,7 @@ def scratch(role, shape, dtype):
     dtype = np.dtype(dtype)
     if size * dtype.itemsize < SCRATCH_FROM:  # the allocator recycles small blocks itself: keep no memory for them
         return np.empty(shape, dtype)
-    bufs = _SCRATCH.__dict__
+    bufs: dict[Any, np.ndarray] = _SCRATCH.__dict__  # (role, dtype) -> buffer
     buf = bufs.get((role, dtype))
     if buf is None or buf.size < size:
         buf = bufs[role, dtype] = np.empty(size, dtype)

@@ -24,6 +24,10 @@ class Graph:
     ``print(graph)`` shows the IR text, one line per node (see ``mslab.ir.printer``).
     """
 
+    # Set on a traced graph only (runtime.compiled.trace): the Cells whose construct it ran, which its compiled
+    # form depends on (mslab.nn is a layer above, so Any).
+    cells: list[Any]
+
     def __init__(self, name: str = "graph") -> None:
         self.name = name
         self.inputs: list[Value] = []

@@ -18,7 +18,7 @@ node; otherwise it runs now, and PYNATIVE tapes (opened by ``GradOperation``) re
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -95,18 +95,18 @@ class Primitive:
         return f"{self.name}({attrs})" if attrs else self.name
 
     # ---- rules (subclasses) -----------------------------------------------------------------
-    def compute(self, *args):
+    def compute(self, *args: Any) -> np.ndarray:
         raise NotImplementedError(f"{self.name} has no compute rule")
 
-    def infer(self, *args):
+    def infer(self, *args: Any) -> tuple[Any, np.dtype]:
         raise NotImplementedError(f"{self.name} has no shape/dtype inference rule")
 
-    def bprop(self, *args):
+    def bprop(self, *args: Any) -> Sequence[Tensor | None]:
         raise NotImplementedError(
             f"{self.name} has no bprop rule, so gradients cannot flow through it; "
             f"use ops.stop_gradient around it if its gradient is not needed")
 
-    def kernel(self, ins):
+    def kernel(self, ins: Sequence[Any]) -> Callable[..., np.ndarray] | None:
         """Compile-time specialisation for GRAPH mode's executor (optional).
 
         ``ins`` are a node's inputs: abstract values (``.shape``, numpy ``.dtype``) for tensors and the
@@ -117,22 +117,22 @@ class Primitive:
         """
         return None
 
-    def kernel_with(self, compile_graph):
+    def kernel_with(self, compile_graph: Callable[[Any], Callable]) -> Callable | None:
         """The kernel of a node that runs subgraphs (If, While), with each subgraph compiled by the executor's
         ``compile_graph(graph) -> run(arrays) -> arrays``; None (the default) for an op without subgraphs."""
         return None
 
-    def prepare(self, args):
+    def prepare(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """Normalise call arguments before recording or running (lift Python scalars to tensors)."""
         return lift_scalars(args, self.n_tensors) if self.lift_scalars else args
 
     # ---- dispatch ---------------------------------------------------------------------------
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "bprop_replayable" not in cls.__dict__ and not cls.__module__.startswith("mslab."):
             cls.bprop_replayable = False  # a user's bprop may do anything (print, count, read a global)
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Tensor:
         """Apply the op: while GRAPH mode traces, record a node; otherwise compute now and let tapes record it."""
         if state.mixed_precision:
             args = self._cast_for_mixed_precision(args)
@@ -144,7 +144,7 @@ class Primitive:
             tape.record(self, args, out)
         return out
 
-    def _cast_for_mixed_precision(self, args):
+    def _cast_for_mixed_precision(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """Inside a ``to_float`` Cell: the inputs this op casts (``mixed_precision``), cast. Done before ``prepare``,
         whose dtype promotion would cast an input again, outside the per-call cache."""
         mp = self.mixed_precision
@@ -153,7 +153,7 @@ class Primitive:
         n = len(args) if mp is True else mp
         return to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
 
-    def run(self, args):
+    def run(self, args: Sequence[Any]) -> np.ndarray:
         """``compute`` on the arguments' arrays, once ``infer`` has checked them: a numpy array. A failure is
         raised as an error naming this op, the Cell running it and the input shapes (``error``)."""
         vals = [a._data if isinstance(a, Tensor) else a for a in args]
@@ -334,7 +334,7 @@ def subtract_in_place(target: np.ndarray, value: Any) -> None:
     np.subtract(target, value, out=target, casting="unsafe")
 
 
-def sum_to(g, shape):
+def sum_to(g: Tensor, shape: Sequence[int]) -> Tensor:
     """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
     shape = tuple(shape)
     if tuple(g.shape) == shape:
@@ -384,13 +384,13 @@ def normalize_axis(axis: Any, ndim: int, op_name: str = "op") -> tuple[int, ...]
 class _ConstexprOp:
     """What ``@constexpr`` makes of a function: calling it calls the function on the (constant) arguments."""
 
-    def __init__(self, fn, name=None):
+    def __init__(self, fn: Callable, name: str | None = None) -> None:
         self.fn, self.name = fn, name or getattr(fn, "__name__", "constexpr")
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Prim[{self.name}]<constexpr_prim=True>"
 
 
@@ -403,12 +403,12 @@ def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str |
     so the function simply runs, in both modes, on the values it is given. ``get_instance=False`` gives the
     operator's class instead of an instance; ``reuse_result`` and ``check`` are accepted and have no effect.
     """
-    def decorate(f):
+    def decorate(f: Callable) -> Any:
         if get_instance:
             return _ConstexprOp(f, name)
 
         class ProxyOp(_ConstexprOp):
-            def __init__(self):
+            def __init__(self) -> None:
                 super().__init__(f, name)
         return ProxyOp
     return decorate(fn) if fn is not None else decorate

@@ -8,10 +8,16 @@
 * ``recorders_in_phase``: the nodes an optimizer records get the phase ``"optimizer"``.
 * ``graphs_of(cell)``: the compiled graphs a GRAPH-mode call runs (one per input signature), and what they trace.
 
-``mslab.runtime`` sits below ``mslab.nn``: nothing here imports a Cell; it is handed one.
+``mslab.runtime`` sits below ``mslab.nn``: nothing here imports a Cell, not even for a type (``cell: Any``); it is
+handed one.
 """
+from __future__ import annotations
+
 import functools
 import sys
+from collections import OrderedDict
+from types import TracebackType
+from typing import Any, Callable, Literal, Sequence, TypeAlias
 
 import numpy as np
 
@@ -21,10 +27,12 @@ from mslab.core.errors import CellNestingError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
-from mslab.runtime.compiled import cache_of, input_names
+from mslab.ir.graph import Graph
+from mslab.ir.node import Phase
+from mslab.runtime.compiled import CompileCache, Compiled, cache_of, input_names
 
 
-def _not_a_tensor(args):
+def _not_a_tensor(args: Sequence[Any]) -> str | None:
     """Why an input that an op needed as a Tensor is not one (None, a list, a ragged list), or None."""
     for i, a in enumerate(args):
         if a is None:
@@ -45,20 +53,24 @@ class _Nested:
 
     __slots__ = ()
 
-    def __enter__(self):
+    def __enter__(self) -> _Nested:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> Literal[False]:
         return False
 
-    def recorded(self, output):
+    def recorded(self, output: Any) -> Any:
         return output
 
 
 _NESTED = _Nested()
 
+# A Cell's forward hooks (``Cell._forward_hooks``): by kind ("pre", "post"), handle id -> (hook, with_kwargs,
+# always_call), in the order they run.
+Hooks: TypeAlias = "dict[str, OrderedDict[int, tuple[Callable, bool, bool]]]"
 
-def guard(cell, args, graph_mode):
+
+def guard(cell: Any, args: Sequence[Any], graph_mode: bool) -> _Nested | _Guard:
     """The context of an eager (not traced) call of ``cell``: a ``_Guard`` for the outermost call, or for a
     training step (``cell._step_guard``) at any depth; a context that does nothing for other nested calls.
 
@@ -89,12 +101,12 @@ class _Guard:
 
     __slots__ = ("cell", "args", "tapes", "outer", "step")
 
-    def __init__(self, cell, args, outermost, recording, step):
+    def __init__(self, cell: Any, args: Sequence[Any], outermost: bool, recording: bool, step: Any) -> None:
         self.cell, self.args, self.step = cell, args, step
         self.tapes = [t for t in state.tapes if t.shows_calls] if recording else ()
         self.outer = (quiet_kernels(), collector_paused()) if outermost else ()
 
-    def __enter__(self):
+    def __enter__(self) -> _Guard:
         if self.tapes:
             names = input_names(self.cell, len(self.args))
             for t in self.tapes:
@@ -105,12 +117,14 @@ class _Guard:
             self.step.__enter__()
         return self
 
-    def recorded(self, output):
+    def recorded(self, output: Any) -> Any:
+        """``output``, marked as the call's outputs on the tapes recording it (``mslab.record()``)."""
         for t in self.tapes:
             t.mark_outputs([o for o in flatten(output)[0] if isinstance(o, Tensor)])
         return output
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         if self.step is not None:
             self.step.__exit__(exc_type, exc, tb)
         for context in reversed(self.outer):
@@ -128,7 +142,8 @@ class _Guard:
 
 
 # ---- forward hooks (``Cell.register_forward_pre_hook`` / ``register_forward_hook``) ----------------------------
-def pre_hooks(cell, hooks, args, kwargs):
+def pre_hooks(cell: Any, hooks: Hooks, args: tuple[Any, ...], kwargs: dict[str, Any],
+              ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """Each pre hook ``fn(cell, args)`` may return new inputs (a non-tuple is one input); a ``with_kwargs`` one,
     ``fn(cell, args, kwargs)``, returns None or ``(new_args, new_kwargs)``. Returns ``(args, kwargs)``."""
     for fn, with_kwargs, _ in list(hooks["pre"].values()):
@@ -145,7 +160,7 @@ def pre_hooks(cell, hooks, args, kwargs):
     return args, kwargs
 
 
-def post_hooks(cell, hooks, args, kwargs, output):
+def post_hooks(cell: Any, hooks: Hooks, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any) -> Any:
     """Each hook ``fn(cell, args, output)`` (``with_kwargs``: ``fn(cell, args, kwargs, output)``) may return a new
     output."""
     for fn, with_kwargs, _ in list(hooks["post"].values()):
@@ -155,7 +170,7 @@ def post_hooks(cell, hooks, args, kwargs, output):
     return output
 
 
-def always_hooks(cell, hooks, args, kwargs):
+def always_hooks(cell: Any, hooks: Hooks, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """``construct`` raised: the ``always_call=True`` hooks run anyway, with output None."""
     for fn, with_kwargs, always in list(hooks["post"].values()):
         if always:
@@ -168,17 +183,17 @@ class recorders_in_phase:
 
     __slots__ = ("phase", "saved")
 
-    def __init__(self, phase):
+    def __init__(self, phase: Phase) -> None:
         self.phase = phase
 
-    def __enter__(self):
+    def __enter__(self) -> recorders_in_phase:
         recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
         self.saved = [(r, r.phase) for r in recorders]
         for r in recorders:
             r.phase = self.phase
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> Literal[False]:
         for r, phase in self.saved:
             r.phase = phase
         return False
@@ -187,7 +202,7 @@ class recorders_in_phase:
 _BPROP: dict[type, bool] = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)
 
 
-def has_bprop(cls):
+def has_bprop(cls: type) -> bool:
     """Whether the Cell class defines ``bprop`` (its own backward, used when a gradient records the call)."""
     has = _BPROP.get(cls)
     if has is None:
@@ -196,13 +211,13 @@ def has_bprop(cls):
 
 
 # ---- GRAPH mode ------------------------------------------------------------------------------------------------
-def graphs_of(cell):
+def graphs_of(cell: Any) -> tuple[CompileCache, Callable]:
     """``(cache, construct)``: the CompileCache kept on ``cell`` and the function it traces.
 
     That function is ``cell._construct_call`` (hooks, scope, ``construct``) as a partial, which adds no Python
     frame, named after the Cell and carrying ``construct`` and ``cell`` for the graph's input names.
     """
-    construct = cell._construct_fn
+    construct: Any = cell._construct_fn  # a functools.partial carrying attributes of its own
     if construct is None:
         construct = functools.partial(cell._construct_call)
         construct.__name__ = type(cell).__name__
@@ -212,13 +227,13 @@ def graphs_of(cell):
     return cache_of(cell), construct
 
 
-def compile_call(cell, args):
+def compile_call(cell: Any, args: Sequence[Any]) -> Compiled:
     """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs (traced and cached on first use)."""
     cache, construct = graphs_of(cell)
     return cache.get(construct, args)
 
 
-def compiled_graphs(cell):
+def compiled_graphs(cell: Any) -> list[Graph]:
     """The graphs compiled for this Cell so far (one per input signature)."""
     cache = cell._compile_cache
     return [e.compiled.graph for es in cache.graphs.values() for e in es] if cache else []
