@@ -1,12 +1,14 @@
 # mslab: two commands do everything.
 #   make lab    set up (venv, Python deps, Graphviz dot) and open the lessons in JupyterLab
-#   make test   set up, then lint and run the whole test suite (unit tests, notebooks via nbval, and
-#               the browser test: lesson 04 in JupyterLab in headless Chromium)
+#   make test   set up, then lint, type-check the engine layers and run the whole test suite (unit tests twice:
+#               with the speed layer on, then off; notebooks via nbval; the browser tests: every lesson in
+#               JupyterLab in headless Chromium)
 
 SHELL := /bin/bash
 VENV  := .venv
 BIN   := $(VENV)/bin
 STAMP := $(VENV)/.deps-stamp
+
 
 # The first interpreter that exists and is >= 3.10 (a pyenv shim may exist without its version).
 PYTHON ?= $(shell for p in python3.11 python3.10 python3; do \
@@ -20,7 +22,7 @@ LAB_FLAGS ?= $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 help:
 	@echo "make lab        open the lessons (notebooks/) in JupyterLab; sets everything up first"
-	@echo "make test       ruff, unit tests, notebooks with nbval, browser test; sets everything up first"
+	@echo "make test       ruff, mypy, unit tests, notebooks with nbval, browser test; sets everything up first"
 	@echo "make lessons    build and execute notebooks/*.ipynb from the lesson sources lessons/*.py"
 	@echo "make venv|deps  create .venv and install mslab with its [test,lab] extras"
 	@echo "make dot        make sure Graphviz's dot is installed"
@@ -72,10 +74,17 @@ lint: $(STAMP)
 
 # Unit tests must collect something; for notebooks, "no tests collected" (exit 5) is fine.
 # Plain pytest deselects the browser test (pyproject: -m 'not browser'); it runs last, on its own.
+# What mypy checks the type annotations of (settings: pyproject.toml's [tool.mypy]): the engine layers, the speed
+# layer and the Cell (one file of nn, not the whole package).
+TYPED := mslab/core mslab/ir mslab/ops/primitive.py mslab/autodiff mslab/runtime mslab/fast mslab/nn/cell.py
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP) dot chromium
 	$(BIN)/ruff check mslab tests lessons scripts examples
+	$(BIN)/python -m mypy $(TYPED)
 	$(BIN)/python -m pytest
+	@# The whole unit suite again with the speed layer off (mslab/fast): the plain path the lessons walk passes it too
+	@# (tests/fast, which test the speed layer itself, skip there, but for the switch's own tests).
+	MSLAB_PLAIN=1 $(BIN)/python -m pytest -p no:cacheprovider
 	@if compgen -G 'notebooks/*.ipynb' >/dev/null; then \
 		echo "$(BIN)/python -m pytest $(NBVAL) notebooks/"; \
 		$(BIN)/python -m pytest $(NBVAL) notebooks/; rc=$$?; \

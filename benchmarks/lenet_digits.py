@@ -7,7 +7,7 @@ accuracy within one minute on a 2-core machine. The data pipeline is seed train.
     python benchmarks/lenet_digits.py            # GRAPH mode, 10 epochs, prints a line per epoch
     python benchmarks/lenet_digits.py --pynative
 
-tests/test_lenet_digits.py runs ``train_lenet_on_digits`` and checks the accuracy (never the time).
+tests/train/test_lenet_digits.py runs ``train_lenet_on_digits`` and checks the accuracy (never the time).
 """
 import argparse
 import time

@@ -286,6 +286,8 @@ print(tape.graph)
 # mode does, and from then on runs that compiled backward on each step's recorded values instead of
 # calling the rules one by one. The numbers stay the rules' own, bit for bit, and inside `ms.record()`
 # (or with a backward hook in the network) the rules always run one by one, so what you watch is what runs.
+# This replay belongs to mslab's speed layer (`mslab/fast/`, on by default): inside
+# `with ms.lab.plain():` it is off, and every step calls every rule, the plain path lesson 11 walks.
 #
 # `TapeView` shows the tape next to the backward graph GRAPH mode derives for the same call:
 

@@ -7,13 +7,13 @@ compiles to) and ``record`` (the PYNATIVE tape).
 # mslab.ops first: it is MindSpore's ops namespace, and it offers GradOperation from the autodiff layer,
 # so importing it completes the engine (core, ir, ops, autodiff) before the API modules build on it.
 from mslab import ops  # isort: skip
-from mslab import common, dataset, nn, train
+# mslab.fast, the speed layer, installs its hooks into the engine (mslab.core.hooks) unless MSLAB_PLAIN=1.
+from mslab import common, dataset, fast, nn, train
 from mslab.amp import DynamicLossScaleManager, FixedLossScaleManager
 from mslab.autodiff.grad_operation import get_grad, grad, value_and_grad
 from mslab.common.device import set_device
 from mslab.common.run_check import run_check
 from mslab.common.sparse_tensor import COOTensor, RowTensor
-from mslab.core import allocator as _allocator
 from mslab.core import dtype
 from mslab.core import missing_names as _missing_names
 from mslab.core.context import (
@@ -50,7 +50,6 @@ from mslab.ir.tape import record
 from mslab.parallel.pipeline_shared import sync_pipeline_shared_parameters
 from mslab.parallel.ps_context import get_ps_context, reset_ps_context, set_ps_context
 from mslab.profiler import Profiler
-from mslab.runtime import backward_replay as _backward_replay  # noqa: F401 (installs PYNATIVE's backward replay)
 from mslab.runtime.compiled import jit, jit_class, ms_function, trace
 from mslab.runtime.lazy_inline import lazy_inline
 from mslab.train import (
@@ -86,5 +85,3 @@ __version__ = "0.1.0"
 
 # BLAS threads from the CPUs this process may use (mslab.core.threads); only now is numpy's BLAS loaded.
 set_context(runtime_num_threads=0)
-# Freed activations stay in the process for the next step instead of being faulted in again (mslab.core.allocator).
-_allocator.tune()

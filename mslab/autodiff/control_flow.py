@@ -105,7 +105,7 @@ class If(_ControlFlow):
         run_then, run_else = compile_graph(self.then_graph), compile_graph(self.else_graph)
         return lambda cond, *xs: tuple((run_then if cond else run_else)(list(xs)))
 
-    def bprop(self, cond, *rest, needs):
+    def bprop(self, cond, *rest):
         """An If over the two branches' backward graphs: each recomputes its branch and differentiates it."""
         xs, dout = rest[:-2], rest[-1]
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout, self.parts)]
@@ -150,7 +150,7 @@ class While(_ControlFlow):
         run_cond, run_body = compile_graph(self.cond_graph), compile_graph(self.body_graph)
         return lambda *xs: self._loop(run_cond, run_body, xs)
 
-    def bprop(self, *rest, needs):
+    def bprop(self, *rest):
         """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values."""
         xs, out, dout = rest[:-2], rest[-2], rest[-1]
         k = self.n_carried
@@ -195,7 +195,7 @@ class WhileGrad(_ControlFlow):
         run = compile_graph(self.grad_graph)
         return lambda kept, *xs: self._run(run, kept, *xs)
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         raise error("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
 
 

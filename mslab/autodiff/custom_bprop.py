@@ -1,10 +1,10 @@
 """A Cell's own backward: ``def bprop(self, *inputs, out, dout)`` replaces autodiff inside the Cell.
 
-MindSpore lets a Cell define ``bprop`` next to ``construct`` (seed 002 points to it for gradients the
-framework should not derive). While a gradient is being recorded, calling such a Cell records ONE
-node: its forward is the Cell's ``construct`` (in GRAPH mode a subgraph the node runs; in PYNATIVE mode
-computed at once, off the tape), and its bprop rule is the Cell's ``bprop``, written in mslab ops like
-every primitive's, so it runs eagerly or is traced into backward nodes like any other rule.
+MindSpore lets a Cell define ``bprop`` next to ``construct``, for gradients the framework should not derive.
+While a gradient is being recorded, calling such a Cell records ONE node: its forward is the Cell's
+``construct`` (in GRAPH mode a subgraph the node runs; in PYNATIVE mode computed at once, off the tape), and
+its bprop rule is the Cell's ``bprop``, written in mslab ops like every primitive's, so it runs eagerly or is
+traced into backward nodes like any other rule.
 """
 import numpy as np
 
@@ -46,7 +46,7 @@ class CellBprop(Primitive):
         run = compile_graph(self.graph)
         return lambda *arrays: run(list(arrays))[0]
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         inputs, out, dout = args[:-2], args[-2], args[-1]
         grads = self.cell.bprop(*inputs[:self.n_args], out, dout)
         grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)

@@ -8,28 +8,42 @@ How the gradient is found depends on where it is called:
 * at top level in GRAPH mode: the gradient function itself is traced, compiled and cached;
 * in PYNATIVE mode: ``fn`` runs eagerly on a tape, then the bprop rules run backwards over it.
 """
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence, TypeAlias
+
 from mslab.autodiff import graph_syntax
 from mslab.autodiff.backprop import backprop
-from mslab.core import graph_mode, state
+from mslab.core import graph_mode, hooks, state
 from mslab.core.collector import collector_paused
 from mslab.core.context import is_graph_mode
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Parameter, Tensor
+from mslab.ir.node import BACKWARD, Node
 from mslab.ir.tape import Tape
 from mslab.ops import array_ops
 
+# What a gradient function differentiates with respect to: one Parameter (its gradient comes back unwrapped), several
+# (a list, a ParameterTuple), or none.
+Weights: TypeAlias = "Parameter | Sequence[Parameter] | None"
+# Which inputs ``grad`` differentiates: one position (its gradient alone), several (a tuple of them), or none.
+Positions: TypeAlias = "int | Sequence[int] | None"
+# What a rule's ``select`` gives: (the inputs, the positions to differentiate, the weights, the sens or None).
+Selection: TypeAlias = "tuple[tuple[Any, ...], list[int], tuple[Parameter, ...], Any]"
 
-def _record_forward(fn, args, param_values=None):
-    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output). ``param_values``: the weights' tape
-    values kept from an earlier call of the same gradient function (see ``Tape``). On autodiff's own tape the
-    nodes are None: the tape keeps the calls, and builds nodes only for a backward that walks them."""
+
+def _record_forward(fn: Callable, args: Sequence[Any], kept: dict[str, Any]) -> tuple[Any, list[Node] | None, Any]:
+    """Run ``fn(*args)`` under a recorder; return (recorder, nodes, output). While GRAPH mode traces, the
+    tracer records and ``nodes`` are the ones ``fn`` added; otherwise a tape of our own records (the plain
+    ``Tape``, or the speed layer's through ``hooks.autodiff_tape``, given ``kept``: what it keeps between calls of
+    one gradient function) and ``nodes`` is None: the tape gives them when a backward walks it."""
     tr = state.tracer
     if tr is not None:
         start = len(tr.graph.nodes)
         out = graph_syntax.converted(fn)(*args)
         return tr, tr.graph.nodes[start:], out
-    tape = Tape(provenance=False, param_values=param_values)
+    tape = Tape() if hooks.autodiff_tape is None else hooks.autodiff_tape(kept)
     state.tapes.append(tape)
     try:
         out = fn(*args)
@@ -38,15 +52,16 @@ def _record_forward(fn, args, param_values=None):
     return tape, None, out
 
 
-def backprop_tape(tape, outputs, sens, sources):
+def backprop_tape(tape: Tape, outputs: Sequence[Tensor], sens: Sequence[Tensor],
+                  sources: Sequence[Tensor]) -> list[Tensor | None]:
     """``backprop`` over autodiff's tape, rule by rule: the gradients of the tensors ``outputs`` (weighted by
     ``sens``) with respect to the tensors ``sources`` (None where no path leads from a source to an output)."""
-    nodes = tape.recorded_nodes()
+    nodes = tape.recorded_nodes()  # first: a lean tape builds its nodes here, and their values with them
     roots = [tape.value_of(t) for t in outputs]
     return backprop(tape, nodes, roots, sens, [tape.value_of(s) for s in sources])
 
 
-def _check_sens(fn, sens_list, outputs):
+def _check_sens(fn: Callable, sens_list: Sequence[Any], outputs: Sequence[Tensor]) -> None:
     """A sens must have its output's shape (a (1,) sens may weight a scalar) and dtype, as MindSpore's PYNATIVE
     mode requires (``ValueError: The shape should be (2, 3), but got (3, 2)``; ``TypeError: The dtype should be
     Float32, but got Float16``). MindSpore's GRAPH mode also refuses the dtype, but returns gradients of the
@@ -66,36 +81,30 @@ def _check_sens(fn, sens_list, outputs):
                             f"{out.dtype}: The dtype should be {out.dtype}, but got {s.dtype}")
 
 
-_backward_plans = None  # the class that replays repeated backwards (mslab.runtime.backward_replay installs it)
-
-
-def install_backward_plans(factory):
-    """Make ``factory()`` give each gradient function its store of compiled backwards (``mslab.runtime`` calls
-    this: compiling is the runtime's job, and the runtime sits above autodiff)."""
-    global _backward_plans
-    _backward_plans = factory
-
-
-def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_values=None, plans=None):
+def gradients(fn: Callable, args: Sequence[Any], positions: Sequence[int], weights: Sequence[Parameter],
+              sens: Any = None, has_aux: bool = False, kept: dict[str, Any] | None = None,
+              ) -> tuple[Any, tuple[Tensor, ...], tuple[Tensor, ...]]:
     """The core: ``(output, input_grads, weight_grads)`` of ``fn(*args)``.
 
     ``positions``: indices into ``args`` to differentiate; ``weights``: Parameters; ``sens``: the
     output's sensitivity (a Tensor, or a tuple for tuple outputs); default ones of the output's shape.
     ``sens`` may also be a function of the output, called once the forward has run (a training step
     shapes its sens like the loss it has just computed). With ``has_aux`` only the first output is
-    differentiated. ``param_values``: a dict the caller keeps between calls, so a weight's tape value is made once.
-    ``plans``: the caller's compiled backwards (``mslab.runtime.backward_replay``), used when nothing else records.
+    differentiated. ``kept``: a dict the caller keeps between calls for the speed layer (``mslab.core.hooks``).
+
+    The plain path: record the forward on a tape, then ``backprop`` over it (``backprop_tape``), every call.
     """
-    rec, nodes, out = _record_forward(fn, args, param_values)
+    kept = {} if kept is None else kept
+    rec, nodes, out = _record_forward(fn, args, kept)
     if callable(sens):
         sens = sens(out)
     leaves, _ = flatten(out)
     if not leaves:
         raise TypeError("GradOperation: the function returned no tensor to differentiate")
     diff = leaves[:1] if has_aux else leaves
-    roots = [rec.value_of(t) for t in diff] if nodes is not None else None  # (tracing: before the sens's nodes)
+    roots = [rec.value_of(t) for t in diff] if nodes is not None else []  # (tracing: before the sens's nodes)
     if sens is None:
-        with rec.in_phase("backward"):
+        with rec.in_phase(BACKWARD):
             sens_list = [array_ops.ones_like(t) for t in diff]
     else:
         sens_list, _ = flatten(sens)
@@ -107,14 +116,15 @@ def gradients(fn, args, positions, weights, sens=None, has_aux=False, param_valu
         if i >= len(args) or not isinstance(args[i], Tensor):
             raise TypeError(f"GradOperation: input {i} is not a Tensor, so it has no gradient")
     sources = [args[i] for i in positions] + list(weights)
+    grads: list[Any]  # one per source: a Tensor, or None where no path leads from it to the output
     if nodes is not None:  # GRAPH mode's tracer
         grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
-    elif plans is not None and not state.tapes:  # our own tape, and nobody else records: it may be replayed
-        grads = plans.backward(rec, diff, sens_list, sources)
+    elif hooks.backward_replay is not None and not state.tapes:  # our own tape, nobody else records it
+        grads = hooks.backward_replay(kept, rec, diff, sens_list, sources)
     else:
         grads = backprop_tape(rec, diff, sens_list, sources)
     if any(g is None for g in grads):  # no path from a target to the output: zeros, made as a backward node
-        with rec.in_phase("backward"):
+        with rec.in_phase(BACKWARD):
             grads = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(grads, sources)]
     if rec is not state.tracer:
         rec.release()  # our own tape, walked: free the step's activations now (see Tape.release)
@@ -129,28 +139,29 @@ class GradFunction:
     mode at top level the whole gradient computation is compiled once per input signature.
     """
 
-    def __init__(self, rule, fn, weights):
+    def __init__(self, rule: GradOperation | LossAndGrads | GradSpec, fn: Callable, weights: Weights) -> None:
         self.rule = rule
         self.fn = fn
         self.given_weights = weights
-        self._param_values = {}  # each weight's value on the PYNATIVE tape, made once (ir.tape.Tape)
-        self._plans = _backward_plans() if _backward_plans is not None else None  # PYNATIVE backwards, compiled
+        # What the speed layer keeps between PYNATIVE calls (mslab.core.hooks: the weights' tape values, the
+        # compiled backwards); stays empty while the speed layer is off.
+        self.kept: dict[str, Any] = {}
         # One Parameter stands for itself (grad(fn, weights=w) gives w's gradient unwrapped, as in MindSpore).
-        self.weights = () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
+        self.weights: tuple[Parameter, ...] = \
+            () if weights is None else (weights,) if isinstance(weights, Parameter) else tuple(weights)
         self._names_from = fn  # graph inputs take fn's parameter names
         self.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
 
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Any:
         # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings); no cycle collection (core/collector)
         with quiet_kernels(), collector_paused():
             if state.tracer is None and is_graph_mode():
                 return graph_mode.run_compiled(self, self._compute, args)
             return self._compute(*args)
 
-    def _compute(self, *args):
+    def _compute(self, *args: Any) -> Any:
         args, positions, weights, sens = self.rule.select(args, self.weights)
-        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self._param_values,
-                                 self._plans)
+        out, gin, gw = gradients(self.fn, args, positions, weights, sens, self.rule.has_aux, self.kept)
         if isinstance(self.rule, GradSpec):
             return self.rule.pack(out, gin, gw, weights)
         return self.rule.pack(out, gin, gw)
@@ -166,13 +177,13 @@ class GradOperation:
 
     has_aux = False
 
-    def __init__(self, get_all=False, get_by_list=False, sens_param=False):
+    def __init__(self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False) -> None:
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
-        self._functions = {}
+        self._functions: dict[tuple[int, tuple[int, ...]], GradFunction] = {}
 
-    def __call__(self, fn, weights=None):
+    def __call__(self, fn: Callable, weights: Sequence[Parameter] | None = None) -> GradFunction:
         if self.get_by_list and weights is None:
             raise TypeError("GradOperation(get_by_list=True) needs the weights: grad_op(net, weights)")
         # One gradient function per (function, weights), kept here with its compiled graphs:
@@ -183,7 +194,7 @@ class GradOperation:
             gf = self._functions[key] = GradFunction(self, fn, weights)
         return gf
 
-    def select(self, args, weights):
+    def select(self, args: tuple[Any, ...], weights: tuple[Parameter, ...]) -> Selection:
         """Split a call's arguments into (inputs, input positions to differentiate, weights, sens)."""
         sens = None
         if self.sens_param:
@@ -198,7 +209,7 @@ class GradOperation:
             raise TypeError("GradOperation: the function has no Tensor input to differentiate")
         return args, positions, (weights if self.get_by_list else ()), sens
 
-    def pack(self, out, gin, gw):
+    def pack(self, out: Any, gin: tuple[Tensor, ...], gw: tuple[Tensor, ...]) -> Any:
         """The result in GradOperation's structure."""
         if self.get_all and self.get_by_list:
             return gin, gw
@@ -208,7 +219,7 @@ class GradOperation:
             return gin
         return gin[0]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"GradOperation(get_all={self.get_all}, get_by_list={self.get_by_list}, sens_param={self.sens_param})"
 
 
@@ -225,28 +236,30 @@ class LossAndGrads:
 
     has_aux = False
 
-    def __init__(self, sens_of):
+    def __init__(self, sens_of: Callable[[Any], Any]) -> None:
         self.sens_of = sens_of
-        self._last = None  # the GradFunction of the last (fn, weights): a training step asks for it every step
+        # the GradFunction of the last (fn, weights): a training step asks for it every step
+        self._last: GradFunction | None = None
 
-    def __call__(self, fn, weights):
+    def __call__(self, fn: Callable, weights: Sequence[Parameter]) -> GradFunction:
         gf = self._last
         # (a tuple of weights cannot change in place; a list might, so it gets a new function every call)
         if gf is None or gf.fn is not fn or gf.given_weights is not weights or not isinstance(weights, tuple):
             gf = self._last = GradFunction(self, fn, weights)
         return gf
 
-    def select(self, args, weights):
+    def select(self, args: tuple[Any, ...], weights: tuple[Parameter, ...]) -> Selection:
         return args, [], weights, self.sens_of
 
-    def pack(self, out, gin, gw):
+    def pack(self, out: Any, gin: tuple[Tensor, ...], gw: tuple[Tensor, ...]) -> Any:
         return out, gw
 
 
 class GradSpec:
     """The rule of ``grad`` / ``value_and_grad``: which inputs (``grad_position``) and weights, aux outputs."""
 
-    def __init__(self, grad_position, weights, has_aux, with_value, return_ids=False):
+    def __init__(self, grad_position: Positions, weights: Weights, has_aux: bool, with_value: bool,
+                 return_ids: bool = False) -> None:
         if grad_position is None and weights is None:
             raise ValueError("grad: grad_position and weights cannot both be None")
         self.grad_position = grad_position
@@ -256,7 +269,7 @@ class GradSpec:
         self.with_value = with_value
         self.return_ids = return_ids
 
-    def select(self, args, weights):
+    def select(self, args: tuple[Any, ...], weights: tuple[Parameter, ...]) -> Selection:
         gp = self.grad_position
         positions = [] if gp is None else [gp] if isinstance(gp, int) else list(gp)
         for p in positions:
@@ -264,7 +277,7 @@ class GradSpec:
                 raise ValueError(f"grad: grad_position {p} is out of range for {len(args)} inputs")
         return args, positions, weights, None
 
-    def pack(self, out, gin, gw, weights=()):
+    def pack(self, out: Any, gin: tuple[Any, ...], gw: tuple[Any, ...], weights: Sequence[Parameter] = ()) -> Any:
         gp = self.grad_position
         positions = () if gp is None else (gp,) if isinstance(gp, int) else tuple(gp)
         if self.return_ids:  # each gradient paired with its input position or its Parameter's name
@@ -285,7 +298,8 @@ class GradSpec:
         return grads
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def grad(fn: Callable, grad_position: Positions = 0, weights: Weights = None, has_aux: bool = False,
+         return_ids: bool = False) -> GradFunction:
     """``mindspore.grad``: a function returning gradients of ``fn`` w.r.t. inputs and/or weights.
 
     ``grad_position`` int -> one Tensor, tuple -> tuple; with ``weights`` -> ``(input_grads,
@@ -297,12 +311,13 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     return GradFunction(GradSpec(grad_position, weights, has_aux, False, return_ids), fn, weights)
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def value_and_grad(fn: Callable, grad_position: Positions = 0, weights: Weights = None, has_aux: bool = False,
+                   return_ids: bool = False) -> GradFunction:
     """``mindspore.value_and_grad``: like ``grad`` but returns ``(outputs, grads)``."""
     return GradFunction(GradSpec(grad_position, weights, has_aux, True, return_ids), fn, weights)
 
 
-def get_grad(gradients, identifier):
+def get_grad(gradients: Any, identifier: int | Parameter) -> Tensor:
     """The gradient for ``identifier`` (an input position or a Parameter) in what ``grad(..., return_ids=True)``
     returned, as ``mindspore.get_grad``: ``get_grad(grads, 0)``, ``get_grad(grads, net.fc.weight)``."""
     key = identifier.name if isinstance(identifier, Parameter) else identifier
@@ -313,7 +328,7 @@ def get_grad(gradients, identifier):
     return found
 
 
-def _find_grad(node, key, by_name):
+def _find_grad(node: Any, key: int | str, by_name: bool) -> Tensor | None:
     if not isinstance(node, tuple):
         return None
     if len(node) == 2 and isinstance(node[1], Tensor) and isinstance(node[0], str if by_name else int) \

@@ -1,7 +1,7 @@
 """``mindspore.communication`` on MPI: ``mpiexec -n N python train.py`` runs N data-parallel ranks.
 
 ``init()`` joins the ranks, ``get_rank()``/``get_group_size()`` say who this process is and how many
-there are; without a launcher mslab is one process (rank 0 of 1), so seed code runs unchanged.
+there are; without a launcher mslab is one process (rank 0 of 1), so a MindSpore training script runs unchanged.
 """
 from mslab.communication.management import (
     HCCL_WORLD_COMM_GROUP,

@@ -12,12 +12,14 @@ other parts (datasets) can derive their own seeds from it.
     >>> bool((a == b).all())
     True
 """
+from typing import Callable
+
 import numpy as np
 
 _seed = None
 # Functions set_seed calls with the new seed. mslab.dataset registers one to re-seed its shuffles
 # (this module cannot import mslab.dataset: imports point down the chain, never up).
-_set_seed_hooks = []
+_set_seed_hooks: list[Callable[[int], None]] = []
 
 
 def set_seed(seed):

@@ -9,11 +9,14 @@ array written in place while it is open, so that a step that fails part-way can 
 last): primitives cast their floating-point inputs to the last one's dtype.
 ``kernels_quiet``: True while numpy's floating-point warnings are off for mslab's kernels (``fp_warnings``).
 """
-tracer = None
-tapes = []
-cells = []
-journals = []
-mixed_precision = []
+from typing import Any
+
+# The recorders and Cells are defined in the layers above (ir, nn), which this module may not import: Any.
+tracer: Any = None
+tapes: list[Any] = []
+cells: list[Any] = []
+journals: list[dict[int, tuple[Any, Any]]] = []
+mixed_precision: list[tuple[Any, dict[int, tuple[Any, Any]]]] = []
 kernels_quiet = False
 
 

@@ -5,7 +5,7 @@ and ``record`` empties; the checks run at ``record`` time (observed on MindSpore
 there, not at the op). mslab does the same with this list, which sits in core so the ops (below) and
 ``SummaryRecord`` (above) share it without importing each other.
 """
-_cache = []
+_cache: list[list] = []  # [op name, tag, tensor] per value
 
 
 def put(op_name, tag, value):

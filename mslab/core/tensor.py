@@ -5,8 +5,12 @@ A Tensor holds a numpy array. While GRAPH mode traces ``construct``, a Tensor ma
 yet. Asking a symbolic tensor for numbers (``asnumpy``, ``float(x)``, ``if x > 0:``) is the
 graph-mode rule a learner meets: the graph is built before any data flows through it.
 """
+from __future__ import annotations
+
+import builtins
 import itertools
 import weakref
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -14,10 +18,10 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
-from mslab.core.op_registry import F  # the ops Tensor's operators call (x + y -> F.add(x, y)), filled by mslab.ops
+from mslab.core.op_registry import op_table  # what Tensor's operators call (x + y: op_table.add), filled by mslab.ops
 
 
-def _as_array(data, dtype):
+def _as_array(data: Any, dtype: Any) -> np.ndarray:
     """numpy array from Tensor input data, with MindSpore's default dtypes (Python float -> float32)."""
     if isinstance(data, Tensor):
         arr = data.asnumpy()
@@ -76,8 +80,11 @@ class Tensor:
 
     __slots__ = ("_data", "_sym", "__weakref__")
     __array_priority__ = 100  # np_array * tensor calls Tensor.__rmul__, not numpy's elementwise loop
+    _data: np.ndarray | None  # the numbers; None while the tensor is symbolic (GRAPH mode tracing)
+    _sym: Any  # the graph value (mslab.ir.node.Value) a symbolic tensor stands for, else None
 
-    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False):
+    def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
+                 const_arg: bool = False) -> None:
         self._sym = None
         if init is not None:
             if shape is None:
@@ -92,13 +99,13 @@ class Tensor:
         if isinstance(input_data, Tensor) and input_data._data is None:
             # Tensor(t) of a traced tensor (e.g. of a JIT Fallback result): the same graph value, cast if asked.
             same = input_data if dtype is None or mstype.to_numpy(dtype) == input_data._np_dtype else \
-                F.cast(input_data, dtype)
+                op_table.cast(input_data, dtype)
             self._data, self._sym = None, same._sym
             return
         self._data = _as_array(input_data, dtype)
 
     @classmethod
-    def _wrap(cls, arr):
+    def _wrap(cls, arr: np.ndarray) -> Tensor:
         """Wrap a numpy array without copying or checking (the engine's fast path)."""
         t = object.__new__(Tensor)
         t._data = arr
@@ -106,14 +113,14 @@ class Tensor:
         return t
 
     @staticmethod
-    def from_numpy(array):
+    def from_numpy(array: np.ndarray) -> Tensor:
         """A Tensor sharing ``array``'s memory (``Tensor.from_numpy``): writes to either show in both."""
         if not isinstance(array, np.ndarray):
             raise TypeError("Expected a NumPy array.")  # MindSpore 2.10's message (observed on CPU)
         return Tensor._wrap(array)
 
     @classmethod
-    def _symbolic(cls, value):
+    def _symbolic(cls, value: Any) -> Tensor:
         """A tensor that stands for a graph value while tracing."""
         t = object.__new__(Tensor)
         t._data = None
@@ -122,11 +129,11 @@ class Tensor:
 
     # ---- what a tensor is -------------------------------------------------------------------
     @property
-    def is_symbolic(self):
+    def is_symbolic(self) -> bool:
         """True while this tensor is a placeholder in a graph being traced (no numbers yet)."""
         return self._data is None
 
-    def _numbers(self, what):
+    def _numbers(self, what: str) -> np.ndarray:
         if self._data is None:
             raise GraphModeError(
                 f"{what} needs the tensor's numbers, but this tensor is symbolic: GRAPH mode is tracing "
@@ -135,56 +142,56 @@ class Tensor:
         return self._data
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """The shape as a tuple of ints (known while tracing too)."""
         d = self._data
         return d.shape if d is not None else self._sym.shape
 
     @property
-    def _np_dtype(self):
+    def _np_dtype(self) -> np.dtype:
         d = self._data
         return d.dtype if d is not None else self._sym.dtype
 
     @property
-    def dtype(self):
+    def dtype(self) -> mstype.Type:
         """The element type, e.g. ``Float32``."""
         return mstype.from_numpy(self._np_dtype)
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         return len(self.shape)
 
     @property
-    def size(self):
+    def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
     @property
-    def itemsize(self):
+    def itemsize(self) -> int:
         return self._np_dtype.itemsize
 
     @property
-    def nbytes(self):
+    def nbytes(self) -> int:
         return self.size * self.itemsize
 
-    def asnumpy(self):
+    def asnumpy(self) -> np.ndarray:
         """The numbers as a numpy array."""
         return self._numbers("asnumpy()")
 
-    def numpy(self):
+    def numpy(self) -> np.ndarray:
         return self.asnumpy()
 
-    def item(self, index=None):
+    def item(self, index: Any = None) -> Any:
         arr = self._numbers("item()")
         return arr.item() if index is None else arr.item(index)
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self._numbers("tolist()").tolist()
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         arr = self._numbers("np.asarray(tensor)")
         return arr if dtype is None else arr.astype(dtype)
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         if self._data is None:
             raise GraphModeError(
                 "this code asks for a traced tensor's truth value (`if`/`while`/`and`/`or` on a tensor) in a place "
@@ -196,7 +203,7 @@ class Tensor:
             raise ValueError(f"The truth value of a tensor with shape {self.shape} is ambiguous; use .any() or .all()")
         return bool(self._data)
 
-    def _scalar(self, kind):
+    def _scalar(self, kind: type) -> Any:
         if self._data is None:
             raise GraphModeError(
                 f"this needs a traced tensor as a Python {kind.__name__} (a slice bound, an index, a size): its value "
@@ -205,144 +212,155 @@ class Tensor:
                 f"or run in PYNATIVE mode.")
         return kind(self._data)
 
-    def __float__(self):
+    def __float__(self) -> float:
         return self._scalar(float)
 
-    def __int__(self):
+    def __int__(self) -> int:
         return self._scalar(int)
 
-    def __index__(self):
+    def __index__(self) -> int:
         return self._scalar(int)
 
-    def __len__(self):
+    def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d tensor")
         return self.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tensor]:
         for i in range(len(self)):
             yield self[i]
 
     __hash__ = object.__hash__
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._data is None:
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<symbolic {self._sym.name}>)"
         return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value={_format_value(self._data)})"
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self._data is None:
             return repr(self)
         return str(self._data)
 
     # ---- operators (each runs one primitive) ------------------------------------------------
-    def __add__(self, o): return F.add(self, o)
-    def __radd__(self, o): return F.add(o, self)
-    def __sub__(self, o): return F.sub(self, o)
-    def __rsub__(self, o): return F.sub(o, self)
-    def __mul__(self, o): return F.mul(self, o)
-    def __rmul__(self, o): return F.mul(o, self)
-    def __truediv__(self, o): return F.div(self, o)
-    def __rtruediv__(self, o): return F.div(o, self)
-    def __floordiv__(self, o): return F.floor_div(self, o)
-    def __rfloordiv__(self, o): return F.floor_div(o, self)
-    def __mod__(self, o): return F.floor_mod(self, o)
-    def __rmod__(self, o): return F.floor_mod(o, self)
-    def __pow__(self, o): return F.pow(self, o)
-    def __rpow__(self, o): return F.pow(o, self)
-    def __matmul__(self, o): return F.matmul(self, o)
-    def __rmatmul__(self, o): return F.matmul(o, self)
-    def __neg__(self): return F.neg(self)
-    def __pos__(self): return self
-    def __abs__(self): return F.abs(self)
-    def __invert__(self): return F.logical_not(self)
-    def __and__(self, o): return F.logical_and(self, o)
-    def __or__(self, o): return F.logical_or(self, o)
-    def __eq__(self, o): return F.equal(self, o)
-    def __ne__(self, o): return F.not_equal(self, o)
-    def __lt__(self, o): return F.less(self, o)
-    def __le__(self, o): return F.less_equal(self, o)
-    def __gt__(self, o): return F.greater(self, o)
-    def __ge__(self, o): return F.greater_equal(self, o)
-    def __getitem__(self, index): return F.getitem(self, index)
+    def __add__(self, o: Any) -> Tensor: return op_table.add(self, o)
+    def __radd__(self, o: Any) -> Tensor: return op_table.add(o, self)
+    def __sub__(self, o: Any) -> Tensor: return op_table.sub(self, o)
+    def __rsub__(self, o: Any) -> Tensor: return op_table.sub(o, self)
+    def __mul__(self, o: Any) -> Tensor: return op_table.mul(self, o)
+    def __rmul__(self, o: Any) -> Tensor: return op_table.mul(o, self)
+    def __truediv__(self, o: Any) -> Tensor: return op_table.div(self, o)
+    def __rtruediv__(self, o: Any) -> Tensor: return op_table.div(o, self)
+    def __floordiv__(self, o: Any) -> Tensor: return op_table.floor_div(self, o)
+    def __rfloordiv__(self, o: Any) -> Tensor: return op_table.floor_div(o, self)
+    def __mod__(self, o: Any) -> Tensor: return op_table.floor_mod(self, o)
+    def __rmod__(self, o: Any) -> Tensor: return op_table.floor_mod(o, self)
+    def __pow__(self, o: Any) -> Tensor: return op_table.pow(self, o)
+    def __rpow__(self, o: Any) -> Tensor: return op_table.pow(o, self)
+    def __matmul__(self, o: Any) -> Tensor: return op_table.matmul(self, o)
+    def __rmatmul__(self, o: Any) -> Tensor: return op_table.matmul(o, self)
+    def __neg__(self) -> Tensor: return op_table.neg(self)
+    def __pos__(self) -> Tensor: return self
+    def __abs__(self) -> Tensor: return op_table.abs(self)
+    def __invert__(self) -> Tensor: return op_table.logical_not(self)
+    def __and__(self, o: Any) -> Tensor: return op_table.logical_and(self, o)
+    def __or__(self, o: Any) -> Tensor: return op_table.logical_or(self, o)
+    def __eq__(self, o): return op_table.equal(self, o)
+    def __ne__(self, o): return op_table.not_equal(self, o)
+    def __lt__(self, o: Any) -> Tensor: return op_table.less(self, o)
+    def __le__(self, o: Any) -> Tensor: return op_table.less_equal(self, o)
+    def __gt__(self, o: Any) -> Tensor: return op_table.greater(self, o)
+    def __ge__(self, o: Any) -> Tensor: return op_table.greater_equal(self, o)
+    def __getitem__(self, index: Any) -> Tensor: return op_table.getitem(self, index)
 
-    def __setitem__(self, index, value):
+    def __setitem__(self, index: Any, value: Any) -> None:
         arr = self._numbers("tensor[...] = value (in-place assignment)")
         state.before_write(arr)
         arr[index] = value.asnumpy() if isinstance(value, Tensor) else value
 
     # ---- methods (MindSpore's Tensor methods, each a functional op) ---------------------------
     @property
-    def T(self):
-        return F.transpose(self, tuple(range(self.ndim))[::-1])
+    def T(self) -> Tensor:
+        return op_table.transpose(self, tuple(range(self.ndim))[::-1])
 
-    def astype(self, dtype, copy=True): return F.cast(self, dtype)
-    def to(self, dtype): return F.cast(self, dtype)
-    def float(self): return F.cast(self, mstype.float32)
-    def int(self): return F.cast(self, mstype.int32)
-    def reshape(self, *shape):
-        return F.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
-    def view(self, *shape): return self.reshape(*shape)
-    def flatten(self): return F.reshape(self, (-1,))
-    def ravel(self): return F.reshape(self, (-1,))
-    def expand_dims(self, axis): return F.expand_dims(self, axis)
-    def squeeze(self, axis=()): return F.squeeze(self, axis)
+    def astype(self, dtype, copy=True) -> Tensor: return op_table.cast(self, dtype)
+    def to(self, dtype) -> Tensor: return op_table.cast(self, dtype)
+    def float(self): return op_table.cast(self, mstype.float32)
+    def int(self): return op_table.cast(self, mstype.int32)
+    def reshape(self, *shape: Any) -> Tensor:
+        return op_table.reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+    def view(self, *shape) -> Tensor: return self.reshape(*shape)
+    def flatten(self) -> Tensor: return op_table.reshape(self, (-1,))
+    def ravel(self) -> Tensor: return op_table.reshape(self, (-1,))
+    def expand_dims(self, axis) -> Tensor: return op_table.expand_dims(self, axis)
+    def squeeze(self, axis=()) -> Tensor: return op_table.squeeze(self, axis)
 
-    def transpose(self, *axes):
+    def transpose(self, *axes: Any) -> Tensor:
         if not axes:
             axes = tuple(range(self.ndim))[::-1]
         elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
-        return F.transpose(self, axes)
+        return op_table.transpose(self, axes)
 
-    def sum(self, axis=None, keepdims=False): return F.reduce_sum(self, () if axis is None else axis, keepdims)
-    def mean(self, axis=None, keep_dims=False): return F.reduce_mean(self, () if axis is None else axis, keep_dims)
-    def max(self, axis=None, keepdims=False): return F.reduce_max(self, () if axis is None else axis, keepdims)
-    def min(self, axis=None, keepdims=False): return F.reduce_min(self, () if axis is None else axis, keepdims)
+    def sum(self, axis=None, keepdims=False) -> Tensor:
+        return op_table.reduce_sum(self, () if axis is None else axis, keepdims)
+
+    def mean(self, axis=None, keep_dims=False) -> Tensor:
+        return op_table.reduce_mean(self, () if axis is None else axis, keep_dims)
+
+    def max(self, axis=None, keepdims=False) -> Tensor:
+        return op_table.reduce_max(self, () if axis is None else axis, keepdims)
+
+    def min(self, axis=None, keepdims=False) -> Tensor:
+        return op_table.reduce_min(self, () if axis is None else axis, keepdims)
+
     # No axis: the index in the flattened tensor, as MindSpore's documentation says and its PYNATIVE mode
     # does (observed on 2.10: GRAPH mode there uses the last axis instead; mslab follows PYNATIVE in both).
     # Observed dtypes: argmax Int64, argmin Int32; keepdims is ignored without an axis.
-    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims and axis is not None)
+    def argmax(self, axis=None, keepdims=False) -> Tensor:
+        return op_table.argmax(self, axis, keepdims and axis is not None)
 
-    def argmin(self, axis=None, keepdims=False):
-        return F.cast(F.argmin(self, axis, keepdims and axis is not None), mstype.int32)
 
-    def abs(self): return F.abs(self)
-    def exp(self): return F.exp(self)
-    def log(self): return F.log(self)
-    def sqrt(self): return F.sqrt(self)
-    def square(self): return F.square(self)
-    def clip(self, xmin, xmax): return F.clip_by_value(self, xmin, xmax)
-    def all(self, axis=(), keep_dims=False): return F.reduce_all(self, axis, keep_dims)
-    def any(self, axis=(), keep_dims=False): return F.reduce_any(self, axis, keep_dims)
+    def argmin(self, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return op_table.cast(op_table.argmin(self, axis, keepdims and axis is not None), mstype.int32)
+
+    def abs(self) -> Tensor: return op_table.abs(self)
+    def exp(self) -> Tensor: return op_table.exp(self)
+    def log(self) -> Tensor: return op_table.log(self)
+    def sqrt(self) -> Tensor: return op_table.sqrt(self)
+    def square(self) -> Tensor: return op_table.square(self)
+    def clip(self, xmin, xmax) -> Tensor: return op_table.clip_by_value(self, xmin, xmax)
+    def all(self, axis=(), keep_dims=False) -> Tensor: return op_table.reduce_all(self, axis, keep_dims)
+    def any(self, axis=(), keep_dims=False) -> Tensor: return op_table.reduce_any(self, axis, keep_dims)
     # MindSpore 2.x names (Tensor.prod takes dim, not axis: prod(axis=1) is a TypeError there too)
-    def prod(self, dim=None, keepdim=False, dtype=None): return F.prod(self, dim, keepdim, dtype)
-    def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
-    def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
-    def swapaxes(self, axis0, axis1): return F.swapaxes(self, axis0, axis1)
-    def unsqueeze(self, dim): return F.expand_dims(self, dim)
-    def nelement(self): return self.size
+    def prod(self, dim=None, keepdim=False, dtype=None) -> Tensor: return op_table.prod(self, dim, keepdim, dtype)
+    def std(self, axis=None, ddof=0, keepdims=False) -> Tensor: return op_table.std(self, axis, ddof, keepdims)
+    def var(self, axis=None, ddof=0, keepdims=False) -> Tensor: return op_table.var(self, axis, ddof, keepdims)
+    def swapaxes(self, axis0, axis1) -> Tensor: return op_table.swapaxes(self, axis0, axis1)
+    def unsqueeze(self, dim) -> Tensor: return op_table.expand_dims(self, dim)
+    def nelement(self) -> builtins.int: return self.size  # builtins: Tensor.int is a method
 
-    def copy(self):
+    def copy(self) -> Tensor:
         return Tensor._wrap(self._numbers("copy()").copy())
 
-    def set_dtype(self, dtype):
+    def set_dtype(self, dtype: Any) -> Tensor:
         self._data = self._numbers("set_dtype").astype(mstype.to_numpy(dtype))
         return self
 
-    def init_data(self, *args, **kwargs):
+    def init_data(self, *args: Any, **kwargs: Any) -> Tensor:
         """Draw the numbers of a tensor made inside ``no_init_parameters`` (others hold them already)."""
         if type(self) in _LAZY_BASE:
             _materialise(self)
         return self
 
     @property
-    def has_init(self):
+    def has_init(self) -> bool:
         """True while the numbers are not drawn yet (only inside ``nn.utils.no_init_parameters``)."""
         return type(self) in _LAZY_BASE
 
 
-def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+def tensor(input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None, const_arg: bool = False,
+           device: Any = None) -> Tensor:
     """``mindspore.tensor(...)``: the lowercase constructor of MindSpore 2.x, the same as ``Tensor(...)``
     (``ms.tensor([1, 2])`` is Int64, as ``Tensor([1, 2])``). ``device`` is accepted; mslab runs on the CPU."""
     return Tensor(input_data, dtype, shape, init, const_arg)
@@ -358,9 +376,10 @@ class Parameter(Tensor):
 
     __slots__ = ("_name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_auto_named", "__dict__")
     init_param = True  # False inside mslab.nn.utils.no_init_parameters(): initializers draw later
+    _data: np.ndarray  # a Parameter always holds its numbers: it is never symbolic
 
-    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
-                 parallel_optimizer=True):
+    def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
+                 layerwise_parallel: bool = False, parallel_optimizer: bool = True) -> None:
         self._sym = None
         if type(default_input) is _LazyTensor and not Parameter.init_param:
             _pend(self, _PENDING[id(default_input)])  # stays undrawn until first read (see _LazyParameter)
@@ -379,11 +398,11 @@ class Parameter(Tensor):
         self.parallel_optimizer = parallel_optimizer
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self._name
 
     @name.setter
-    def name(self, value):
+    def name(self, value: str | None) -> None:
         """A str (stripped of spaces); None or ``''`` gives a generated ``Parameter#<n>``, which a Cell replaces
         with the attribute name the Parameter is assigned to."""
         if value is not None and not isinstance(value, str):
@@ -394,7 +413,7 @@ class Parameter(Tensor):
         self._name = value or _generated_parameter_name()
 
     @property
-    def data(self):
+    def data(self) -> Tensor:
         """The numbers as a plain Tensor sharing this Parameter's storage, as MindSpore's ``Parameter.data``.
 
         Writing into it (``p.data[0] = 3``) or assigning to the Parameter shows in both; ``set_data`` gives the
@@ -403,18 +422,18 @@ class Parameter(Tensor):
         GRAPH mode traces, it is the Parameter's value read by the graph.
         """
         if state.tracer is not None:
-            return F.stop_gradient(self)
+            return op_table.stop_gradient(self)
         return Tensor._wrap(self._data)
 
-    def value(self):
+    def value(self) -> Tensor:
         """The current numbers as a plain Tensor (a copy: later updates do not change it)."""
         return Tensor._wrap(self._data.copy())
 
-    def asnumpy(self):
+    def asnumpy(self) -> np.ndarray:
         """A copy of the current numbers (optimizers update the parameter in place)."""
         return self._data.copy()
 
-    def set_data(self, data, slice_shape=False):
+    def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
         """Replace the numbers; the new data must have the same shape and is cast to this dtype."""
         arr = data.asnumpy() if isinstance(data, Tensor) else _as_array(data, None)
         if arr.shape != self._data.shape and not slice_shape:
@@ -423,7 +442,7 @@ class Parameter(Tensor):
         self._data = np.array(arr, dtype=self._data.dtype, copy=True)
         return self
 
-    def clone(self, init="same"):
+    def clone(self, init: Any = "same") -> Parameter:
         """A new Parameter with the same name, flags and (for init='same') a copy of the numbers."""
         if init == "same":
             arr = self._data
@@ -434,7 +453,7 @@ class Parameter(Tensor):
         p._auto_named = self._auto_named
         return p
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
 
@@ -452,14 +471,14 @@ class ParameterTuple(tuple):
     It prints as the plain tuple of its Parameters, as in MindSpore 2.10.
     """
 
-    def __new__(cls, iterable=()):
+    def __new__(cls, iterable: Any = ()) -> ParameterTuple:
         items = tuple(iterable)
         for i, p in enumerate(items):
             if not isinstance(p, Parameter):
                 raise TypeError(f"ParameterTuple: item {i} is a {type(p).__name__}, not a Parameter")
         return super().__new__(cls, items)
 
-    def clone(self, prefix, init="same"):
+    def clone(self, prefix: str, init: Any = "same") -> ParameterTuple:
         """Clones named ``prefix.<name>``: how optimizers make their state (``moments.fc.weight``)."""
         out = []
         for p in self:
@@ -469,7 +488,7 @@ class ParameterTuple(tuple):
         return ParameterTuple(out)
 
 
-def initializer(init, shape=None, dtype=mstype.float32):
+def initializer(init: Any, shape: Any = None, dtype: Any = mstype.float32) -> Tensor:
     """A Tensor of ``shape`` and ``dtype`` made by ``init`` (``mindspore.common.initializer.initializer``).
 
     ``init`` is an Initializer, a name (``"ones"``, ``"zeros"``, ``"normal"``, ``"truncatednormal"``,
@@ -490,7 +509,8 @@ def initializer(init, shape=None, dtype=mstype.float32):
 # kept in _PENDING. The first read of ``_data`` draws the numbers with init_array and turns the object
 # back into a plain Tensor / Parameter, so ordinary tensors pay nothing. A Cell call first draws all of
 # its parameters in parameter order (Cell.init_parameters_data), as MindSpore's Cell does.
-_PENDING = {}  # id(lazy tensor) -> (init, shape, dtype); by id, since a Tensor's == is elementwise
+# id(lazy tensor) -> (init, shape, dtype); by id, since a Tensor's == is elementwise
+_PENDING: dict[int, tuple[Any, Any, Any]] = {}
 _DATA_SLOT = Tensor.__dict__["_data"]
 
 
@@ -516,7 +536,7 @@ def _materialise(t, arr=None):
     return arr
 
 
-def has_pending():
+def has_pending() -> bool:
     """Whether any tensor made inside ``no_init_parameters`` is still waiting for its numbers."""
     return bool(_PENDING)
 
@@ -547,7 +567,8 @@ class _LazyParameter(Parameter):
     """A Parameter made inside ``no_init_parameters`` from an initializer: undrawn until first read."""
 
     __slots__ = ()
-    _data, shape, _np_dtype = _LazyTensor._data, _LazyTensor.shape, _LazyTensor._np_dtype
+    # the lazy properties in place of the slots (type: ignore: a property over an inherited slot is the point here)
+    _data, shape, _np_dtype = _LazyTensor._data, _LazyTensor.shape, _LazyTensor._np_dtype  # type: ignore[misc]
 
     def set_data(self, data, slice_shape=False):
         """Loading numbers (``load_param_into_net``) replaces the pending draw: nothing is drawn."""

@@ -57,7 +57,7 @@ def is_user_function(fn):
 # (file, original code object) -> converted code object, or None (nothing to convert / no source). The file is
 # part of the key because code objects compare equal without it: the same method on the same line of two files
 # would share one conversion, and its nodes would name the other file as their source.
-_converted_code = {}
+_converted_code: dict[tuple[str, types.CodeType], types.CodeType | None] = {}
 
 
 def convert(fn, helpers):

@@ -4,12 +4,39 @@ Every node carries its *phase*: the part of a training step that recorded it (fo
 nodes generated from bprop rules, optimizer for an optimizer Cell's updates, other). The phase is the
 one label the engine records; the lab's step-through reads its *stages* off phases and data flow.
 """
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
 from mslab.core import dtype as mstype
+from mslab.core.text_enum import TextEnum
 
-FORWARD, BACKWARD, OPTIMIZER, OTHER = "forward", "backward", "optimizer", "other"
+Shape = tuple[int, ...]
+Part = tuple[Shape, np.dtype]  # one element of a tuple value: its shape and numpy dtype
 
-_new = object.__new__
 
+class Phase(TextEnum):
+    """The part of a training step that recorded a node (``node.phase``); a member is also its string."""
+
+    FORWARD = "forward"  # the network and its loss, as ``construct`` runs
+    BACKWARD = "backward"  # generated from the forward nodes' bprop rules by autodiff
+    OPTIMIZER = "optimizer"  # an optimizer Cell's parameter updates
+    OTHER = "other"  # anything else recorded
+
+
+class ValueKind(TextEnum):
+    """What a Value stands for (``value.kind``); a member is also its string."""
+
+    INPUT = "input"  # a graph input (an argument of construct, or a value a subgraph captures)
+    PARAM = "param"  # a Parameter, read when the graph runs
+    CONST = "const"  # a constant captured while recording (``value.array`` holds it)
+    NODE = "node"  # the output of a node
+
+
+# The members under short names: the modules comparing phases import these.
+FORWARD, BACKWARD, OPTIMIZER, OTHER = Phase.FORWARD, Phase.BACKWARD, Phase.OPTIMIZER, Phase.OTHER
 
 class Value:
     """One tensor in a graph: a graph input, a Parameter, a constant, or a node's output.
@@ -26,33 +53,34 @@ class Value:
     __slots__ = ("kind", "name", "shape", "dtype", "node", "handle", "array", "owner", "parts", "host",
                  "__weakref__")
 
-    def __init__(self, kind, name, shape, dtype, node=None, handle=None, array=None, owner=None):
-        self.kind = kind  # "input" | "param" | "const" | "node"
+    def __init__(self, kind: ValueKind, name: str, shape: Any, dtype: np.dtype, node: Node | None = None,
+                 handle: Any = None, array: np.ndarray | None = None, owner: Any = None) -> None:
+        self.kind = kind
         self.name = name
-        self.shape = tuple(shape)
+        self.shape: Shape = tuple(shape)
         self.dtype = dtype  # numpy dtype (object for a tuple)
-        self.node = node
-        self.handle = handle
+        self.node = node  # the node computing it (kind "node")
+        self.handle = handle  # a Tensor (mslab.core.tensor)
         self.array = array  # constants only
-        self.owner = owner
-        self.parts = None  # [(shape, dtype)] of a tuple value
+        self.owner = owner  # a Graph (mslab.ir.graph, which imports this module)
+        self.parts: list[Part] | None = None  # [(shape, dtype)] of a tuple value
         self.host = False
 
     @property
-    def type_str(self):
+    def type_str(self) -> str:
         """``f32[16, 1]``-style type, the short form the IR text uses (``(f32[3], i64[])`` for a tuple)."""
         if self.parts is not None:
             return "(" + ", ".join(type_text(s, d) for s, d in self.parts) + ")"
         return type_text(self.shape, self.dtype)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Value {self.name} {self.type_str}>"
 
 
 _SHORT = {"Float": "f", "Int": "i", "UInt": "u", "Bool": "bool"}
 
 
-def type_text(shape, dtype):
+def type_text(shape: Shape, dtype: np.dtype) -> str:
     """``f32[16, 1]`` for a shape and a numpy dtype; ``list`` for host-side lists (a loop's saved values)."""
     if dtype.kind == "O":
         return "list"
@@ -73,46 +101,36 @@ class Node:
 
     __slots__ = ("prim", "inputs", "out", "scope", "source", "phase", "grad_of", "index")
 
-    def __init__(self, prim, inputs, scope="", source="", phase=FORWARD, grad_of=None):
-        self.prim = prim
-        self.inputs = list(inputs)
-        self.out = None
+    def __init__(self, prim: Any, inputs: Any, scope: str = "", source: str = "", phase: Phase = FORWARD,
+                 grad_of: Node | None = None) -> None:
+        self.prim = prim  # a Primitive (mslab.ops.primitive)
+        self.inputs: list[Any] = list(inputs)  # Values and constants, in call order
+        self.out: Value = None  # type: ignore[assignment]  # set by Graph.add_node, right after
         self.scope = scope
         self.source = source
         self.phase = phase
-        self.grad_of = grad_of
+        self.grad_of = grad_of  # the forward node a backward node was generated from
         self.index = -1
 
-    @classmethod
-    def step(cls, prim, inputs, phase, index, out_shape, out_dtype, handle):
-        """A node of autodiff's own eager tape, with its output value: no scope, no source line, no back-links
-        (what ``Tape.record`` makes for every op under a gradient, built slot by slot because it is that hot)."""
-        n = _new(cls)
-        n.prim, n.inputs, n.scope, n.source, n.phase, n.grad_of, n.index = prim, inputs, "", "", phase, None, index
-        v = n.out = _new(Value)
-        v.kind, v.name, v.shape, v.dtype, v.node, v.handle, v.array, v.owner, v.parts, v.host = (
-            "node", f"%{index}", out_shape, out_dtype, None, handle, None, None, None, False)
-        return n
-
     @property
-    def name(self):
+    def name(self) -> str:
         return self.out.name
 
     @property
-    def op(self):
+    def op(self) -> str:
         return self.prim.name
 
     @property
-    def written_parameter(self):
+    def written_parameter(self) -> Value | None:
         """The Parameter value this node writes in place (Assign, ApplyMomentum, SGD, ScatterNdUpdate: a side effect
         whose first input is a Parameter), or None."""
         first = self.inputs[0] if self.inputs else None
-        if self.prim.side_effect and type(first) is Value and first.kind == "param":
+        if self.prim.side_effect and type(first) is Value and first.kind == ValueKind.PARAM:
             return first
         return None
 
-    def tensor_inputs(self):
+    def tensor_inputs(self) -> list[Value]:
         return [v for v in self.inputs if isinstance(v, Value)]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Node {self.out.name} = {self.prim.name}>"

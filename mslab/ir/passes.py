@@ -1,27 +1,14 @@
 """Graph passes run before a graph is compiled: common-subexpression elimination and dead-code removal.
 
 Why CSE matters here: a training step written the MindSpore way calls the network once for the loss
-and once more inside ``GradOperation`` (seed 004's TrainOneStepCell); tracing records the forward
+and once more inside ``GradOperation`` (the TrainOneStepCell of MindSpore's documentation); tracing records the forward
 twice and CSE merges the copies, as MindSpore's compiler does. (mslab's own ``nn.TrainOneStepCell``
 records its forward once.) Ops with side effects (Assign, a BatchNorm's moving averages) are never
 merged or removed, and a node that reads a Parameter is only merged with one that read it after the
 same number of writes. Subgraphs of control-flow nodes are optimized too.
 """
-import numpy as np
-
-from mslab.ir.graph import Value
-
-
-def _const_key(c):
-    if isinstance(c, np.ndarray):
-        return ("a", c.dtype.str, c.shape, c.tobytes())
-    if isinstance(c, (list, tuple)):
-        return (type(c).__name__,) + tuple(_const_key(x) for x in c)
-    try:
-        hash(c)
-        return ("c", type(c).__name__, c)
-    except TypeError:
-        return ("id", id(c))
+from mslab.core.freeze import freeze
+from mslab.ir.graph import OPTIMIZER, Value, ValueKind
 
 
 def cse(graph):
@@ -38,16 +25,16 @@ def cse(graph):
             writes += 1
             kept.append(n)
             continue
-        if not getattr(n.prim, "deterministic", True):
+        if not n.prim.deterministic:
             kept.append(n)
             continue
-        reads_param = any(type(v) is Value and v.kind == "param" for v in n.inputs)
-        key = (n.prim.key(), n.phase == "optimizer",
-               tuple(v if type(v) is Value else _const_key(v) for v in n.inputs),
-               writes if reads_param else None)
+        reads_param = any(type(v) is Value and v.kind == ValueKind.PARAM for v in n.inputs)
         try:
+            key = (n.prim.key(), n.phase == OPTIMIZER,
+                   tuple(v if type(v) is Value else freeze(v) for v in n.inputs),
+                   writes if reads_param else None)
             first = seen.get(key)
-        except TypeError:  # an unhashable attribute: leave this node alone
+        except TypeError:  # an attribute or constant input with no frozen form: leave this node alone
             kept.append(n)
             continue
         if first is None:
@@ -88,6 +75,6 @@ def optimize(graph):
         run_pass(graph)
     graph.renumber()
     for n in graph.nodes:
-        for _, sub in getattr(n.prim, "subgraphs", ()):
+        for _, sub in n.prim.subgraphs:
             optimize(sub)  # a subgraph keeps its inputs: the node passes them all
     return graph

@@ -2,6 +2,7 @@
 import linecache
 import os
 import sys
+from types import CodeType
 
 from mslab.core import state
 
@@ -12,7 +13,8 @@ from mslab.core import state
 _INTERNAL = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,)
 
 
-_names = {}  # (id(parent), id(child)) -> attribute name; checked on every use, so stale ids are harmless
+# (id(parent), id(child)) -> attribute name; checked on every use, so stale ids are harmless
+_names: dict[tuple[int, int], str] = {}
 
 
 def child_name(parent, child):
@@ -46,8 +48,9 @@ def cell_description():
     return f" in Cell {type(inner).__name__}" + (f" (scope '{path}')" if path else "")
 
 
-_internal_code = {}  # code object -> whether it is engine-internal (asked once per function)
-_lines = {}  # (file, line number) -> the formatted source line (PYNATIVE records one per op it runs)
+_internal_code: dict[CodeType, bool] = {}  # code object -> whether it is engine-internal (asked once per function)
+# (file, line number) -> the formatted source line (PYNATIVE records one per op it runs)
+_lines: dict[tuple[str, int], str] = {}
 
 
 def source_line():

@@ -6,26 +6,32 @@ instead of computing. Python control flow on shapes, attributes and constants si
 ``if``/``while`` on a tensor records its branches with a *sub-tracer* into subgraphs: a value a branch
 reads from an enclosing graph becomes one of the subgraph's inputs (it is *captured*).
 """
+from __future__ import annotations
+
 import contextlib
+from typing import Any, Iterator
 
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ir.node import FORWARD, Node, Value
+from mslab.ir.graph import Graph
+from mslab.ir.node import BACKWARD, FORWARD, Node, Phase, Value, ValueKind
 from mslab.ir.provenance import scope_path, source_line
+
+_NOTHING_TO_LABEL = contextlib.nullcontext()
 
 
 class Recorder:
     """What the tracer and the PYNATIVE tape share: a graph, a phase, and the node being differentiated."""
 
-    def __init__(self, graph):
+    def __init__(self, graph: Graph) -> None:
         self.graph = graph
-        self.phase = FORWARD
-        self.grad_of = None
+        self.phase: Phase = FORWARD
+        self.grad_of: Node | None = None
 
     @contextlib.contextmanager
-    def in_phase(self, phase=None, grad_of=None):
-        """Label the nodes recorded inside: ``with rec.in_phase("backward", grad_of=node): ...``."""
+    def in_phase(self, phase: Phase | None = None, grad_of: Node | None = None) -> Iterator[Recorder]:
+        """Label the nodes recorded inside: ``with rec.in_phase(BACKWARD, grad_of=node): ...``."""
         saved = self.phase, self.grad_of
         if phase is not None:
             self.phase = phase
@@ -36,7 +42,31 @@ class Recorder:
         finally:
             self.phase, self.grad_of = saved
 
-    def _new_node(self, prim, ins):
+    def backward_of(self, node: Node | None) -> contextlib.AbstractContextManager:
+        """Label the nodes a bprop rule records as the gradient of ``node`` (None: of no one node), for viewers.
+
+        ``with rec.backward_of(n): ...`` puts this recorder in phase BACKWARD with ``grad_of=n`` if it is
+        recording (GRAPH mode's tracer, or a tape a learner records on), and any other tape recording around
+        the gradient call (``with mslab.record():`` over a PYNATIVE step) in phase BACKWARD. With nobody
+        recording (autodiff's own tape has stopped by the time it walks back) it does nothing.
+        """
+        tapes = state.tapes
+        mine = self is state.tracer or self in tapes
+        if not mine and not tapes:
+            return _NOTHING_TO_LABEL
+        return self._labelled_backward(node, mine, tapes)
+
+    @contextlib.contextmanager
+    def _labelled_backward(self, node, mine, tapes):
+        with contextlib.ExitStack() as labels:
+            for t in tapes:
+                if t is not self:
+                    labels.enter_context(t.in_phase(BACKWARD))
+            if mine:
+                labels.enter_context(self.in_phase(BACKWARD, grad_of=node))
+            yield
+
+    def _new_node(self, prim: Any, ins: list[Any]) -> Node:
         g = self.grad_of
         if g is not None:  # a backward node belongs where its forward node came from
             return Node(prim, ins, g.scope, g.source, self.phase, g)
@@ -50,17 +80,18 @@ class Tracer(Recorder):
     ``syntax_level``: what JIT Fallback may do here (``LAX`` or ``STRICT``, see ``mslab.core.context``).
     """
 
-    def __init__(self, graph, parent=None, syntax_level=None):
+    def __init__(self, graph: Graph, parent: Tracer | None = None, syntax_level: int | None = None) -> None:
         super().__init__(graph)
         self.parent = parent
-        self.captured = {}  # a value of an enclosing graph -> (its value in the parent, this graph's input)
-        self.cells_seen = parent.cells_seen if parent is not None else []  # Cells whose construct ran
+        # a value of an enclosing graph -> (its value in the parent, this graph's input)
+        self.captured: dict[Value, tuple[Value, Value]] = {}
+        self.cells_seen: list[Any] = parent.cells_seen if parent is not None else []  # Cells whose construct ran
         if parent is not None:
             self.phase, self.grad_of = parent.phase, parent.grad_of
             syntax_level = parent.syntax_level if syntax_level is None else syntax_level
-        self.syntax_level = syntax_level
+        self.syntax_level: int | None = syntax_level
 
-    def value_of(self, t):
+    def value_of(self, t: Tensor) -> Value:
         v = t._sym
         if v is not None:
             return v if v.owner is self.graph else self.local(v)
@@ -68,14 +99,14 @@ class Tracer(Recorder):
             return self.graph.param_value(t)
         return self.graph.const_value(t)
 
-    def note_cell(self, cell):
+    def note_cell(self, cell: Any) -> None:
         """Remember that the graph ran through ``cell`` (a compiled graph depends on it)."""
         if all(c is not cell for c in self.cells_seen):
             self.cells_seen.append(cell)
 
-    def local(self, v):
+    def local(self, v: Value) -> Value:
         """The value standing for ``v`` in this graph: ``v`` itself, or an input capturing it from outside."""
-        if v.owner is self.graph or v.kind in ("param", "const"):
+        if v.owner is self.graph or v.kind in (ValueKind.PARAM, ValueKind.CONST):
             return v if v.owner is self.graph else self.value_of(v.handle)
         entry = self.captured.get(v)
         if entry is None:
@@ -90,7 +121,7 @@ class Tracer(Recorder):
             entry = self.captured[v] = (outer, inner)
         return entry[1]
 
-    def record(self, prim, args):
+    def record(self, prim: Any, args: Any) -> Tensor:
         ins = [self.value_of(a) if isinstance(a, Tensor) else a for a in args]
         try:
             shape, dtype = prim.infer(*ins)
@@ -99,21 +130,21 @@ class Tracer(Recorder):
         node = self._new_node(prim, ins)
         t = Tensor._symbolic(None)
         out = t._sym = self.graph.add_node(node, shape, dtype, handle=t)
-        out.parts = getattr(prim, "parts", None)
+        out.parts = prim.parts
         # A value computed on the host (JIT Fallback) keeps every op that reads it on the host.
-        out.host = getattr(prim, "runs_on_host", False) or any(type(v) is Value and v.host for v in ins)
+        out.host = prim.runs_on_host or any(type(v) is Value and v.host for v in ins)
         return t
 
 
 @contextlib.contextmanager
-def tracing(graph, syntax_level=None):
+def tracing(graph: Graph, syntax_level: int | None = None) -> Iterator[Tracer]:
     """Make primitives record into ``graph`` for the duration of the block."""
     with recording_with(Tracer(graph, syntax_level=syntax_level)) as tr:
         yield tr
 
 
 @contextlib.contextmanager
-def recording_with(tracer):
+def recording_with(tracer: Tracer) -> Iterator[Tracer]:
     """Make ``tracer`` the active one for the block (a sub-tracer records a branch inside its parent's trace)."""
     saved = state.tracer
     state.tracer = tracer

@@ -40,7 +40,7 @@ class ControlRuns:
 
     def see(self, node, env):
         """Take in one step ``(node, env)``; returns True if it was an inner step (inside a subgraph)."""
-        if getattr(node.prim, "subgraphs", None):
+        if node.prim.subgraphs:
             self._finish(node, env)
         where = env.where
         if where is None:

@@ -5,11 +5,25 @@ stages; they follow from what the engine recorded: the phase of each node (forwa
 optimizer), the top-scope Fill that makes *sens*, and the data flow between them. The step-through
 session (``stepping``) and its views use these functions; they compute nothing themselves.
 """
-from mslab.ir.graph import BACKWARD, OPTIMIZER, Value
+from mslab.core.text_enum import TextEnum
+from mslab.ir.graph import BACKWARD, OPTIMIZER, Value, ValueKind
 
-FORWARD_S, SENS, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN = (
-    "forward", "sens", "backward", "grad reduce", "optimizer", "return")
-STAGES = (FORWARD_S, SENS, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN)
+
+class StepStage(TextEnum):
+    """The stages of one training step, in the order they run; a member is also its string."""
+
+    FORWARD = "forward"  # the network and the loss
+    SENS = "sens"  # the starting gradient d(loss)/d(loss)
+    BACKWARD = "backward"  # the chain rule, from the loss back to the weights
+    GRAD_REDUCE = "grad reduce"  # gradients averaged across devices (nothing on one device)
+    OPTIMIZER = "optimizer"  # the weights updated in place
+    RETURN = "return"  # the loss handed back once the update is done
+
+
+# The members under the names the step-through session and its tests import (``_S``: the stage, not the phase).
+FORWARD_S, SENS, BACKWARD_S = StepStage.FORWARD, StepStage.SENS, StepStage.BACKWARD
+GRAD_REDUCE, OPTIMIZER_S, RETURN = StepStage.GRAD_REDUCE, StepStage.OPTIMIZER, StepStage.RETURN
+STAGES = tuple(StepStage)
 
 # Plain text: the widget shows these as they are (no markdown), so code names carry no backticks.
 EXPLAIN = {
@@ -69,12 +83,12 @@ class Stage:
 
 
 def _producer(v):
-    return v.node if type(v) is Value and v.kind == "node" else None
+    return v.node if type(v) is Value and v.kind == ValueKind.NODE else None
 
 
 def _inner_nodes(n):
     """Every node inside control-flow node ``n``'s subgraphs, nested ones too (none for other nodes)."""
-    for _, sub in getattr(n.prim, "subgraphs", ()) or ():
+    for _, sub in n.prim.subgraphs:
         for m in sub.nodes:
             yield m
             yield from _inner_nodes(m)
@@ -126,7 +140,7 @@ def loss_value(graph):
     if not graph.outputs:
         raise ValueError(f"graph {graph.name} has no outputs, so it has no loss")
     v = graph.outputs[0]
-    while v.kind == "node" and v.node.op == "Depend":
+    while v.kind == ValueKind.NODE and v.node.op == "Depend":
         v = v.node.inputs[0]
     return v
 
@@ -154,7 +168,7 @@ def stage_of(graph):
     first_opt = next((i for i, n in enumerate(nodes) if phases[n] == OPTIMIZER), len(nodes))
     loss = loss_value(graph)
     loss_cone = _ancestors([loss])
-    loss_at = loss.node.index if loss.kind == "node" else -1
+    loss_at = loss.node.index if loss.kind == ValueKind.NODE else -1
     out = {}
     for i, n in enumerate(nodes):
         if n.phase == BACKWARD:

@@ -7,18 +7,27 @@ default) a child's parameters are renamed with the attribute path: ``self.fc = D
 ``auto_prefix=False`` so the names inside them stay those of the network.
 
 Calling a Cell runs ``construct`` in the current mode: eagerly in PYNATIVE_MODE, compiled into a
-graph (once per input signature) in GRAPH_MODE (see ``mslab.runtime.cell_call``).
+graph (once per input signature) in GRAPH_MODE, inlined while a graph is being traced (``Cell.__call__``
+shows the three; ``mslab.runtime.cell_call`` holds their details).
 """
+from __future__ import annotations
+
 import itertools
 import sys
 import weakref
 from collections import OrderedDict
+from typing import Any, Callable, ContextManager, Iterator, ValuesView
 
+import numpy as np
+
+from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.core import dtype as mstype
+from mslab.core import state
+from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
 from mslab.core.tensor import Parameter, ParameterTuple, has_pending
-from mslab.runtime import compiled
-from mslab.runtime.cell_call import call_cell
+from mslab.ir.node import Phase
+from mslab.runtime import cell_call, compiled
 
 _REGISTRIES = ("_params", "_cells", "_param_tuples", "_own")
 _hook_ids = itertools.count()
@@ -27,59 +36,95 @@ _hook_ids = itertools.count()
 class HookHandle:
     """What ``register_forward_(pre_)hook`` returns: ``handle.remove()`` unregisters the hook."""
 
-    def __init__(self, cell, kind, handle_id):
+    def __init__(self, cell: Cell, kind: str, handle_id: int) -> None:
         self._cell, self._kind, self.handle_id = weakref.ref(cell), kind, handle_id
 
-    def remove(self):
+    def remove(self) -> None:
         cell = self._cell()
-        if cell is not None and cell.__dict__["_forward_hooks"][self._kind].pop(self.handle_id, None) is not None:
+        if cell is None:  # the Cell is gone, and its hooks with it
+            return
+        hooks = cell._forward_hooks
+        if hooks is not None and hooks[self._kind].pop(self.handle_id, None) is not None:
+            if not (hooks["pre"] or hooks["post"]):
+                cell._forward_hooks = None  # no hook left: calls take the short way again
             cell._hooks_changed()
 
 
 class Cell:
     """Base class of every layer and network (``mindspore.nn.Cell``)."""
 
-    _graph_phase = None  # optimizers say "optimizer": nodes they record get that phase
+    _graph_phase: Phase | None = None  # a class's recorder phase: optimizers say "optimizer", and their nodes get it
+    # A training step's guard, a method returning a context entered around each eager call (TrainOneStepCell and
+    # optimizers: all or nothing of the weights written); None: a plain Cell has none.
+    _step_guard: Callable[[], ContextManager] | None = None
 
-    def __init__(self, auto_prefix=True, flags=None):
+    # The types of what ``__init__`` writes (it writes them into ``__dict__``; see there what each one is for).
+    _params: OrderedDict[str, Parameter]
+    _cells: OrderedDict[str, Cell]
+    _param_tuples: OrderedDict[str, ParameterTuple]
+    _own: OrderedDict[str, Parameter | ParameterTuple]
+    _auto_prefix: bool
+    training: bool
+    requires_grad: bool
+    _flags: dict[str, Any]
+    _param_prefix: str
+    cell_type: str | None
+    _forward_hooks: cell_call.Hooks | None
+    _mixed_precision_type: np.dtype | None
+    _attr_version: int
+    _compile_cache: compiled.CompileCache | None
+    _construct_fn: Callable | None
+    _jit_methods: dict[str, compiled.jit] | None
+
+    def __init__(self, auto_prefix: bool = True, flags: dict[str, Any] | None = None) -> None:
+        # Written into __dict__ directly: Cell.__setattr__ needs the registries, and counts attribute changes.
         d = self.__dict__
+        # What the Cell holds, by kind (Cell.__setattr__ fills them)
         d["_params"] = OrderedDict()
         d["_cells"] = OrderedDict()
         d["_param_tuples"] = OrderedDict()
         d["_own"] = OrderedDict()  # own Parameters and ParameterTuples in assignment order (MindSpore's walk)
         d["_auto_prefix"] = auto_prefix
-        d["training"] = False
-        d["requires_grad"] = False
-        d["_flags"] = dict(flags or {})
+        # MindSpore's public state
+        d["training"] = False  # set_train; Dropout and BatchNorm read it
+        d["requires_grad"] = False  # set_grad
+        d["_flags"] = dict(flags or {})  # add_flags
         d["_param_prefix"] = ""  # set by update_cell_prefix, as in MindSpore
-        d["cell_type"] = None
+        d["cell_type"] = None  # update_cell_type
+        # What the runtime keeps on a Cell (every attribute it reads or writes is here)
+        d["_forward_hooks"] = None  # {"pre": {id: hook}, "post": {id: hook}} while a forward hook is registered
+        d["_mixed_precision_type"] = None  # to_float's numpy dtype: ops inside cast their inputs to it
+        d["_attr_version"] = 0  # counts attribute and hook changes: a graph traced through the Cell checks it
+        d["_compile_cache"] = None  # runtime.compiled.CompileCache: this Cell's GRAPH-mode graphs, made on first use
+        d["_construct_fn"] = None  # what those graphs trace (runtime.cell_call.graphs_of), made on first use
+        d["_jit_methods"] = None  # {name: mslab.jit}: this Cell's @jit methods, compiled per instance on first use
 
     @property
-    def cls_name(self):
+    def cls_name(self) -> str:
         """The Cell's class name (``"Dense"``), as MindSpore's ``Cell.cls_name``."""
         return type(self).__name__
 
     @property
-    def param_prefix(self):
+    def param_prefix(self) -> str:
         """The Cell's path in its network (``"seq.0"``) once ``update_cell_prefix`` ran on the network, else ``''``."""
         return self._param_prefix
 
-    def update_cell_prefix(self):
+    def update_cell_prefix(self) -> None:
         """Give every Cell of this network its attribute path as ``param_prefix`` (``''`` for this one)."""
         for path, cell in self.cells_and_names():
-            cell.__dict__["_param_prefix"] = path
+            cell._param_prefix = path
 
-    def update_cell_type(self, cell_type):
+    def update_cell_type(self, cell_type: str | None) -> None:
         """Set ``cell_type`` (MindSpore uses it to mark quantisation cells); it starts as None."""
         self.cell_type = cell_type
 
     # ---- registration -------------------------------------------------------------------------
-    def _registries_ready(self):
+    def _registries_ready(self) -> None:
         if "_params" not in self.__dict__:
             raise AttributeError(f"{type(self).__name__}: call super().__init__() in __init__ before assigning "
                                  f"Parameters or Cells")
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
         if isinstance(value, Parameter):
             self._registries_ready()
@@ -109,26 +154,26 @@ class Cell:
                 self._forget(name)
                 if not name.startswith("_"):
                     # A graph traced through this Cell may have baked the old value in as a constant.
-                    d["_attr_version"] = d.get("_attr_version", 0) + 1
+                    d["_attr_version"] += 1
                     compiled.cell_changed()
         d[name] = value
 
-    def _forget(self, name):
+    def _forget(self, name: str) -> None:
         for reg in _REGISTRIES:
             self.__dict__[reg].pop(name, None)
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         if "_params" in self.__dict__:
             self._forget(name)
         object.__delattr__(self, name)
 
-    def insert_child_to_cell(self, child_name, child_cell):
+    def insert_child_to_cell(self, child_name: str, child_cell: Cell | None) -> None:
         """Register ``child_cell`` under ``child_name`` (as ``setattr`` would)."""
         if not isinstance(child_cell, Cell) and child_cell is not None:
             raise TypeError(f"insert_child_to_cell: {child_name} must be a Cell, got {type(child_cell).__name__}")
         setattr(self, child_name, child_cell)
 
-    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+    def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot: bool = True) -> None:
         """Register ``param`` under ``param_name`` (as ``setattr`` would)."""
         if check_name_contain_dot and "." in param_name:
             raise KeyError(f"insert_param_to_cell: parameter name {param_name!r} must not contain '.'")
@@ -136,7 +181,7 @@ class Cell:
             raise TypeError(f"insert_param_to_cell: {param_name} must be a Parameter, got {type(param).__name__}")
         setattr(self, param_name, param)
 
-    def update_parameters_name(self, prefix="", recurse=True):
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
         """Name every parameter ``prefix`` + its attribute path in this Cell: how ``fc.weight`` is made.
 
         Names are rebuilt from the path each time (as MindSpore does), so a network assigned into
@@ -148,7 +193,7 @@ class Cell:
                 seen.add(id(p))
                 p._name = prefix + path
 
-    def _param_paths(self, base, recurse):
+    def _param_paths(self, base: str, recurse: bool) -> Iterator[tuple[str, Parameter]]:
         for key, p in self._params.items():
             yield base + key, p
         if recurse:
@@ -157,7 +202,7 @@ class Cell:
                     yield from c._param_paths(f"{base}{name}.", True)
 
     # ---- walking ------------------------------------------------------------------------------
-    def parameters_and_names(self, name_prefix="", expand=True):
+    def parameters_and_names(self, name_prefix: str = "", expand: bool = True) -> Iterator[tuple[str, Parameter]]:
         """``(name, Parameter)`` pairs: own Parameters and ParameterTuples first, in the order they were
         assigned (as MindSpore), then children in assignment order, depth first.
 
@@ -169,7 +214,7 @@ class Cell:
                 seen.add(id(p))
                 yield name, p
 
-    def _walk_params(self, prefix, expand):
+    def _walk_params(self, prefix: str, expand: bool) -> Iterator[tuple[str, Parameter]]:
         for own in self._own.values():  # in assignment order: an optimizer's global_step, lr, weights, state
             for p in (own,) if isinstance(own, Parameter) else own:
                 yield p.name, p
@@ -177,22 +222,22 @@ class Cell:
             for c in self._cells.values():
                 yield from c._walk_params(prefix, True)
 
-    def get_parameters(self, expand=True):
+    def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
         """A generator over every Parameter (trainable or not)."""
         for _, p in self.parameters_and_names(expand=expand):
             yield p
 
-    def trainable_params(self, recurse=True):
+    def trainable_params(self, recurse: bool = True) -> list[Parameter]:
         """The list of Parameters with ``requires_grad=True``."""
         return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
 
-    def untrainable_params(self, recurse=True):
+    def untrainable_params(self, recurse: bool = True) -> list[Parameter]:
         return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
 
-    def parameters_dict(self, recurse=True):
+    def parameters_dict(self, recurse: bool = True) -> OrderedDict[str, Parameter]:
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
 
-    def cells_and_names(self, cells=None, name_prefix=""):
+    def cells_and_names(self, cells: set[int] | None = None, name_prefix: str = "") -> Iterator[tuple[str, Cell]]:
         """``('', self)`` then every sub-cell with its attribute path (``fc``, ``layers.0``), depth first."""
         seen = set() if cells is None else cells
         if id(self) not in seen:
@@ -204,7 +249,7 @@ class Cell:
             path = f"{name_prefix}.{name}" if name_prefix else name
             yield from c.cells_and_names(seen, path)
 
-    def apply(self, fn):
+    def apply(self, fn: Callable[[Cell], Any]) -> Cell:
         """Call ``fn(cell)`` on every sub-cell, children first, then on this Cell (as MindSpore); returns self.
 
         ``net.apply(init_weights)`` is how a function re-initialises every layer of a network.
@@ -214,40 +259,40 @@ class Cell:
         fn(self)
         return self
 
-    def name_cells(self):
+    def name_cells(self) -> OrderedDict[str, Cell]:
         """The direct children, as an OrderedDict name -> Cell."""
         return OrderedDict((k, v) for k, v in self._cells.items() if v is not None)
 
-    def cells(self):
+    def cells(self) -> ValuesView[Cell]:
         return self.name_cells().values()
 
     # ---- modes and flags ----------------------------------------------------------------------
-    def set_train(self, mode=True):
+    def set_train(self, mode: bool = True) -> Cell:
         """Set ``training`` on this cell and every sub-cell (Dropout and BatchNorm read it); returns self."""
         for _, c in self.cells_and_names():
-            c.__dict__["training"] = bool(mode)
+            c.__dict__["training"] = bool(mode)  # not counted as an attribute change: graphs check the flag itself
         compiled.cell_changed()
         return self
 
-    def set_grad(self, requires_grad=True):
+    def set_grad(self, requires_grad: bool = True) -> Cell:
         """Mark the cell for gradient recording (MindSpore builds the backward graph for it); returns self."""
-        self.__dict__["requires_grad"] = requires_grad
+        self.__dict__["requires_grad"] = requires_grad  # not counted as an attribute change (no graph bakes it in)
         return self
 
-    def get_flags(self):
+    def get_flags(self) -> dict[str, Any]:
         """The flags set by ``add_flags`` (and ``flags=`` of ``__init__``), as a dict."""
         return self._flags
 
-    def add_flags(self, **flags):
+    def add_flags(self, **flags: Any) -> Cell:
         self._flags.update(flags)
         return self
 
-    def add_flags_recursive(self, **flags):
+    def add_flags_recursive(self, **flags: Any) -> Cell:
         for _, c in self.cells_and_names():
             c.add_flags(**flags)
         return self
 
-    def to_float(self, dst_type):
+    def to_float(self, dst_type: Any) -> Cell:
         """Run this Cell and every Cell inside it in ``dst_type`` (float16 or float32); returns self.
 
         As in MindSpore 2.10's PYNATIVE mode (observed on CPU), each op inside casts its floating-point
@@ -262,16 +307,17 @@ class Cell:
                              f"(mslab has no bfloat16), but got type: {type(dst_type)} and value: {dst_type}.")
         precision = mstype.to_numpy(dst_type)
         for _, c in self.cells_and_names():
-            c.__dict__["_mixed_precision_type"] = precision
+            c._mixed_precision_type = precision
         compiled.cell_changed()
         return self
 
-    def recompute(self, **kwargs):
+    def recompute(self, **kwargs: Any) -> Cell:
         """Accepted for compatibility: recomputation trades memory for time on devices."""
         return self
 
     # ---- forward hooks ------------------------------------------------------------------------
-    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+    def register_forward_pre_hook(self, hook_fn: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                                  ) -> HookHandle:
         """Call ``hook_fn(cell, inputs)`` before each ``construct``; a value it returns replaces the inputs.
 
         As MindSpore's ``Cell.register_forward_pre_hook``; returns a handle whose ``remove()`` unregisters it.
@@ -279,7 +325,8 @@ class Cell:
         """
         return self._add_hook("pre", hook_fn, prepend, with_kwargs, False)
 
-    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+    def register_forward_hook(self, hook_fn: Callable, *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> HookHandle:
         """Call ``hook_fn(cell, inputs, output)`` after each ``construct``; a value it returns replaces the output.
 
         As MindSpore's ``Cell.register_forward_hook``: hooks run in PYNATIVE mode and, traced into the graph,
@@ -290,11 +337,13 @@ class Cell:
         """
         return self._add_hook("post", hook_fn, prepend, with_kwargs, always_call)
 
-    def _add_hook(self, kind, hook_fn, prepend, with_kwargs, always_call):
+    def _add_hook(self, kind: str, hook_fn: Callable, prepend: bool, with_kwargs: bool, always_call: bool,
+                  ) -> HookHandle:
         if not callable(hook_fn):
             raise TypeError(f"{type(self).__name__}: the hook must be a function, got {type(hook_fn).__name__}")
-        d = self.__dict__
-        hooks = d.setdefault("_forward_hooks", {"pre": OrderedDict(), "post": OrderedDict()})
+        if self._forward_hooks is None:
+            self._forward_hooks = {"pre": OrderedDict(), "post": OrderedDict()}
+        hooks = self._forward_hooks
         handle = HookHandle(self, kind, next(_hook_ids))
         hooks[kind][handle.handle_id] = (hook_fn, with_kwargs, always_call)
         if prepend:
@@ -302,31 +351,82 @@ class Cell:
         self._hooks_changed()
         return handle
 
-    def _hooks_changed(self):
+    def _hooks_changed(self) -> None:
         # A graph traced through this Cell ran its hooks (or none) while tracing: trace again.
-        self.__dict__["_attr_version"] = self.__dict__.get("_attr_version", 0) + 1
+        self._attr_version += 1
         compiled.cell_changed()
 
     # ---- running ------------------------------------------------------------------------------
-    def construct(self, *inputs, **kwargs):
+    def construct(self, *inputs: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must define construct(...)")
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """``cell(*args)``: run ``construct``, in one of three ways."""
         if has_pending():  # parameters built inside nn.utils.no_init_parameters get their numbers now
             self.init_parameters_data()
-        return call_cell(self, args, kwargs)
+        if (state.tracer is not None or state.tapes) and not kwargs and cell_call.has_bprop(type(self)):
+            # A Cell with its own bprop while a gradient records: one node, whose backward is that bprop.
+            return custom_bprop.call(self, args, lambda a: self._construct_call(*a))
+        if state.tracer is not None:
+            # 1. Inside a graph being traced: inline, construct converted, its nodes under this Cell's scope.
+            return self._construct_call(*args, **kwargs)
+        compiles = is_graph_mode() and not kwargs
+        with cell_call.guard(self, args, compiles) as call:  # the outermost call's and a step's guard, record()
+            if compiles:
+                # 2. GRAPH mode: construct traced into a graph once per input signature; the graph runs.
+                graphs, construct = cell_call.graphs_of(self)
+                return graphs.get(construct, args).run(args)
+            # 3. PYNATIVE mode: construct runs, primitive by primitive.
+            return call.recorded(self._construct_call(*args, **kwargs))
 
-    def init_parameters_data(self, auto_parallel_mode=False):
+    def _construct_call(self, *args: Any, **kwargs: Any) -> Any:
+        """``construct`` between this Cell's forward hooks, under its scope (``state.cells``), its
+        ``to_float`` precision and its recorder phase; converted for GRAPH mode while a graph is traced."""
+        hooks = self._forward_hooks
+        if hooks is not None:
+            args, kwargs = cell_call.pre_hooks(self, hooks, args, kwargs)
+        precision, phase = self._mixed_precision_type, self._graph_phase
+        # Nothing may raise between the push and the ``try``: a Cell left on ``state.cells`` would put itself
+        # into the scope of every later node (a RecursionError can strike anywhere).
+        state.cells.append(self)
+        if precision is not None:
+            state.mixed_precision.append((precision, {}))  # the dtype, and each input's cast made once per call
+        try:
+            try:
+                tracer = state.tracer
+                if tracer is None:
+                    construct = self.construct
+                else:  # control flow on tensors becomes nodes; the graph depends on this Cell (flags, attributes)
+                    construct = graph_syntax.converted(self.construct)
+                    tracer.note_cell(self)
+                if phase is None:
+                    output = construct(*args, **kwargs)
+                else:
+                    with cell_call.recorders_in_phase(phase):
+                        output = construct(*args, **kwargs)
+            finally:
+                state.cells.pop()
+                if precision is not None:
+                    state.mixed_precision.pop()
+        except Exception:
+            if hooks is not None:
+                cell_call.always_hooks(self, hooks, args, kwargs)
+            raise
+        if hooks is not None:
+            output = cell_call.post_hooks(self, hooks, args, kwargs, output)
+        return output
+
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict[Parameter, Any]:
         """Draw the numbers of every parameter still waiting for them (built inside
         ``nn.utils.no_init_parameters``), in parameter order; returns ``{parameter: parameter}``."""
         return {p: p.init_data() for p in self.get_parameters()}
 
     # ---- printing -----------------------------------------------------------------------------
-    def extend_repr(self):
+    def extend_repr(self) -> str:
         """The text inside ``Dense(...)`` in the Cell's repr; layers override it."""
         return ""
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         extra = self.extend_repr()
         children = [(k, v) for k, v in self._cells.items() if v is not None]
         if not children:

@@ -7,9 +7,9 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import pytree
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Parameter, Tensor
-from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, sum_to, write_in_place
+from mslab.ops.primitive import Primitive, broadcast_shape, lift_scalars, np_dtype, write_in_place
 
 __all__ = [
     "Assign",
@@ -33,7 +33,10 @@ __all__ = [
 
 
 class Cast(Primitive):
-    """x converted to another dtype (``ops.Cast()(x, mstype.float16)``).  d/dx = cast(dout, x.dtype)."""
+    """x converted to another dtype (``ops.Cast()(x, mstype.float16)``).
+
+    d/dx = cast(dout, x.dtype) (zeros for a non-float x).
+    """
 
     n_tensors = 1
     mixed_precision = False  # the cast that mixed precision inserts must not cast itself
@@ -50,10 +53,10 @@ class Cast(Primitive):
     def compute(self, x, dtype):
         return x.astype(dtype)
 
-    def bprop(self, x, dtype, out, dout, needs):
+    def bprop(self, x, dtype, out, dout):
         if x.dtype.is_float:
-            return F.cast(dout, x.dtype), None
-        return F.zeros_like(x), None
+            return cast(dout, x.dtype), None
+        return zeros_like(x), None
 
 
 class ZerosLike(Primitive):
@@ -68,8 +71,8 @@ class ZerosLike(Primitive):
     def compute(self, x):
         return np.zeros(x.shape, x.dtype)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+    def bprop(self, x, out, dout):
+        return (op_table.zeros_like(x),)
 
 
 class OnesLike(ZerosLike):
@@ -100,8 +103,9 @@ class Fill(Primitive):
     def compute(self, dtype, shape, value):
         return np.full(shape, value, dtype)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class Shape:
@@ -119,7 +123,10 @@ class DType:
 
 
 class Select(Primitive):
-    """Where ``cond`` is true take x, else y (``ops.Select``).  Gradients follow the same choice."""
+    """Where ``cond`` is true take x, else y (``ops.Select``).
+
+    d/dx = select(cond, dout, 0), d/dy = select(cond, 0, dout); cond gets zeros.
+    """
 
     n_tensors = 3
 
@@ -136,16 +143,16 @@ class Select(Primitive):
     def compute(self, cond, x, y):
         return np.where(cond, x, y)
 
-    def bprop(self, cond, x, y, out, dout, needs):
-        zeros = F.zeros_like(dout)
-        return (F.zeros_like(cond), sum_to(F.select(cond, dout, zeros), x.shape),
-                sum_to(F.select(cond, zeros, dout), y.shape))
+    def bprop(self, cond, x, y, out, dout):
+        zeros = zeros_like(dout)
+        return zeros_like(cond), select(cond, dout, zeros), select(cond, zeros, dout)
 
 
 class Depend(Primitive):
     """``depend(value, *effects)`` returns ``value`` and makes ``effects`` happen before it is used.
 
     TrainOneStepCell returns ``depend(loss, optimizer(grads))``: the loss, computed before the update.
+d/dvalue = dout; the effects get zeros.
     """
 
     n_tensors = None
@@ -156,9 +163,9 @@ class Depend(Primitive):
     def compute(self, value, *effects):
         return value
 
-    def bprop(self, value, *rest, needs):
-        dout = rest[-1]
-        return (dout,) + tuple(F.zeros_like(e) for e in rest[:-2])
+    def bprop(self, value, *rest):
+        *effects, out, dout = rest
+        return (dout, *(zeros_like(e) for e in effects))
 
 
 class Assign(Primitive):
@@ -189,7 +196,7 @@ class Assign(Primitive):
         write_in_place(variable, value)
         return variable
 
-    def bprop(self, variable, value, out, dout, needs):
+    def bprop(self, variable, value, out, dout):
         return None, None
 
 
@@ -221,7 +228,7 @@ class Zeros(Primitive):
     def compute(self, shape, dtype):
         return np.full(shape, self._value, dtype)
 
-    def bprop(self, shape, dtype, out, dout, needs):
+    def bprop(self, shape, dtype, out, dout):
         return None, None
 
 
@@ -242,7 +249,7 @@ class Identity(Primitive):
     def compute(self, x):
         return x.copy()
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (dout,)
 
 
@@ -251,8 +258,8 @@ class StopGradient(Identity):
 
     differentiable = False
 
-    def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+    def bprop(self, x, out, dout):
+        return (op_table.zeros_like(x),)
 
 
 class ScalarToTensor(Primitive):
@@ -277,7 +284,7 @@ class ScalarToTensor(Primitive):
     def compute(self, value, dtype):
         return np.array(value, dtype)
 
-    def bprop(self, value, dtype, out, dout, needs):
+    def bprop(self, value, dtype, out, dout):
         return None, None
 
 
@@ -309,7 +316,7 @@ class TupleToArray(Primitive):
     def compute(self, values, dtype):
         return np.array(values, dtype)
 
-    def bprop(self, values, dtype, out, dout, needs):
+    def bprop(self, values, dtype, out, dout):
         return None, None
 
 
@@ -412,4 +419,4 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
 __all__ += ["cast", "zeros_like", "ones_like", "fill", "select", "depend", "assign", "shape", "dtype", "zeros", "ones",
             "identity", "stop_gradient", "scalar_to_tensor", "tuple_to_array", "size", "rank", "mixed_precision_cast",
             "where"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ new value, and an all-or-nothing training step can put the old one back (``state
 import numpy as np
 
 from mslab.core import state
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.array_ops import Assign
 from mslab.ops.primitive import instance
 
@@ -39,8 +39,8 @@ class AssignAdd(Assign):
         np.add(variable, value, out=variable, casting="unsafe")
         return variable
 
-    def bprop(self, variable, value, out, dout, needs):
-        return dout, F.cast(dout, value.dtype) if value.dtype != dout.dtype else dout
+    def bprop(self, variable, value, out, dout):
+        return dout, op_table.cast(dout, value.dtype) if value.dtype != dout.dtype else dout
 
 
 def assign_add(variable, value):
@@ -49,4 +49,4 @@ def assign_add(variable, value):
 
 
 __all__ += ["assign_add"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

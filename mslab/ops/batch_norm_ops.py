@@ -25,7 +25,7 @@ sums are BLAS dot products over each image's contiguous channel rows, so they ro
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, write_in_place
 
 __all__ = ["BatchNorm", "BatchNormGrad", "BatchNormScaleGrad"]
@@ -116,7 +116,7 @@ class BatchNorm(Primitive):
         eps = self.epsilon
         dx = BatchNormGrad(eps)(dout, x, scale) if needs[0] else None
         dscale = BatchNormScaleGrad(eps)(dout, x) if needs[1] else None
-        dbias = F.reduce_sum(dout, _axes(len(x.shape))) if needs[2] else None
+        dbias = op_table.reduce_sum(dout, _axes(len(x.shape))) if needs[2] else None
         return dx, dscale, dbias, None, None
 
 
@@ -135,16 +135,6 @@ class BatchNormGrad(Primitive):
 
     def compute(self, dout, x, scale):
         return input_and_scale_grads(dout, x, scale, self.epsilon)[0]
-
-    def kernel_pair(self, ins, other):
-        """GRAPH-mode fusion (``runtime.fusion``): with ``other`` the BatchNormScaleGrad of the same dout and x,
-        ``(dx, dscale)`` from one pass over the batch statistics and one dot product (the scale's gradient is a
-        by-product of dx's)."""
-        if (not isinstance(other.prim, BatchNormScaleGrad) or other.prim.epsilon != self.epsilon
-                or other.inputs[0] is not ins[0] or other.inputs[1] is not ins[1]):
-            return None
-        eps = self.epsilon
-        return lambda dout, x, scale: input_and_scale_grads(dout, x, scale, eps)
 
 
 def input_and_scale_grads(dout, x, scale, eps):

@@ -9,7 +9,7 @@ transpose's is the inverse transpose).
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 
 __all__ = ["DepthToSpace"]
 
@@ -26,8 +26,8 @@ def repeat_elements(x, rep, axis=0):
         raise ValueError(f"For 'repeat_elements', the 'axis' must be in range of [{-len(shape)}, {len(shape)}), but "
                          f"got {axis} with type '{type(axis).__name__}'.")
     axis = int(axis) % len(shape)
-    spread = F.broadcast_to(F.expand_dims(x, axis + 1), shape[:axis + 1] + (int(rep),) + shape[axis + 1:])
-    return F.reshape(spread, shape[:axis] + (shape[axis] * int(rep),) + shape[axis + 1:])
+    spread = op_table.broadcast_to(op_table.expand_dims(x, axis + 1), shape[:axis + 1] + (int(rep),) + shape[axis + 1:])
+    return op_table.reshape(spread, shape[:axis] + (shape[axis] * int(rep),) + shape[axis + 1:])
 
 
 class DepthToSpace:
@@ -47,12 +47,12 @@ class DepthToSpace:
                              f"got the block_size is {b}, and the input channel is {x.shape[1]}. (The channels must "
                              f"be a multiple of block_size * block_size.)")
         n, c, h, w = x.shape
-        blocks = F.reshape(x, (n, b, b, c // (b * b), h, w))
-        return F.reshape(F.transpose(blocks, (0, 3, 4, 1, 5, 2)), (n, c // (b * b), h * b, w * b))
+        blocks = op_table.reshape(x, (n, b, b, c // (b * b), h, w))
+        return op_table.reshape(op_table.transpose(blocks, (0, 3, 4, 1, 5, 2)), (n, c // (b * b), h * b, w * b))
 
     def __repr__(self):
         return f"DepthToSpace(block_size={self.block_size})"
 
 
 __all__ += ["repeat_elements"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ Neither is a new graph node: each is Reshape, BroadcastTo and Select, so their g
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 
 __all__ = ["Meshgrid", "MaskedFill"]
@@ -50,7 +50,7 @@ class Meshgrid:
         for t, axis in zip(inputs, axes):
             along = [1] * len(inputs)
             along[axis] = t.shape[0]
-            out.append(F.broadcast_to(F.reshape(t, tuple(along)), tuple(shape)))
+            out.append(op_table.broadcast_to(op_table.reshape(t, tuple(along)), tuple(shape)))
         return tuple(out)
 
     def __repr__(self):
@@ -80,12 +80,12 @@ class MaskedFill:
             if value.shape != ():
                 raise ValueError(f"For 'MaskedFill', 'value' must be a 0-d Tensor or a number, got shape "
                                  f"{tuple(value.shape)}")
-            value = value if value.dtype == input.dtype else F.cast(value, input.dtype)
+            value = value if value.dtype == input.dtype else op_table.cast(value, input.dtype)
         else:
-            value = F.scalar_to_tensor(value, input.dtype)
+            value = op_table.scalar_to_tensor(value, input.dtype)
         if tuple(mask.shape) != shape:
-            mask = F.broadcast_to(mask, shape)
-        return F.select(mask, F.broadcast_to(value, shape), input)
+            mask = op_table.broadcast_to(mask, shape)
+        return op_table.select(mask, op_table.broadcast_to(value, shape), input)
 
     def __repr__(self):
         return "MaskedFill"
@@ -103,4 +103,4 @@ def masked_fill(input_x, mask, value):
 
 
 __all__ += ["meshgrid", "masked_fill"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

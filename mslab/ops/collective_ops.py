@@ -15,7 +15,7 @@ its input. MindSpore's AllReduce has no "mean": data-parallel averaging is a sum
 (``DistributedGradReducer``).
 """
 from mslab.core import comm
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["AllGather", "AllReduce", "Broadcast", "ReduceOp", "ReduceScatter",
@@ -45,7 +45,11 @@ class _Collective(Primitive):
 
 
 class AllReduce(_Collective):
-    """``ops.AllReduce(op=ReduceOp.SUM, group)``: every rank gets the element-wise op over all ranks."""
+    """``ops.AllReduce(op=ReduceOp.SUM, group)``: every rank gets the element-wise op over all ranks.
+
+    d/dx: all_reduce(dout) for SUM; all_reduce(dout * out) / x for PROD; all_reduce(dout) where x == out
+    (this rank held the extreme) for MAX and MIN.
+    """
 
     def __init__(self, op=ReduceOp.SUM, group=_WORLD):
         if op not in (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD):
@@ -56,12 +60,12 @@ class AllReduce(_Collective):
     def compute(self, x):
         return comm.allreduce(x, self.op)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         if self.op == ReduceOp.SUM:
             return (all_reduce(dout),)
         if self.op == ReduceOp.PROD:
-            return (F.div(all_reduce(F.mul(dout, out)), x),)
-        return (F.mul(all_reduce(dout), F.cast(F.equal(x, out), dout.dtype)),)
+            return (all_reduce(dout * out) / x,)
+        return (all_reduce(dout) * op_table.cast(x == out, dout.dtype),)
 
 
 class AllGather(_Collective):
@@ -78,7 +82,7 @@ class AllGather(_Collective):
     def compute(self, x):
         return comm.allgather(x)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (reduce_scatter(dout),)
 
 
@@ -99,7 +103,7 @@ class ReduceScatter(_Collective):
     def compute(self, x):
         return comm.reduce_scatter(x, self.op)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (all_gather(dout),)
 
 
@@ -121,7 +125,7 @@ class Broadcast(_Collective):
             raise ValueError(f"Broadcast: root_rank {self.root_rank} is not a rank of a group of {comm.size()}")
         return comm.broadcast(x, self.root_rank)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (dout,)
 
 
@@ -146,4 +150,4 @@ def broadcast(x, root_rank=0):
     return Broadcast(root_rank)(x)
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

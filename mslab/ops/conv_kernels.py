@@ -15,16 +15,21 @@ strided slices of a small image in many short loops.
 
 float16 inputs are computed in float32 and rounded back (numpy has no fast float16 matmul).
 
-Stride 1, the common case, has kernels of its own in ``conv_wide_kernels`` (contiguous "wide" columns,
-built a few images at a time); the ones here serve every other stride.
+These kernels serve every stride. The speed layer may install kernels of its own for stride 1, the common
+case (``mslab.core.hooks.stride1_convolution``: ``mslab.fast.conv_wide_kernels``, contiguous "wide" columns
+built a few images at a time); they compute the same sums in another order, so the last bits may differ.
 """
 import functools
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from mslab.ops import conv_wide_kernels as wide
-from mslab.ops.scratch import compute_dtype
+from mslab.core import hooks
+
+
+def compute_dtype(dtype):
+    """The dtype a kernel computes in: float16 in float32 (rounded back after), any other as it is."""
+    return np.dtype(np.float32) if dtype == np.float16 else dtype
 
 
 # ---- attribute normalisation ------------------------------------------------------------------------
@@ -125,8 +130,8 @@ def _crop(xp, pads, shape):
 # ---- convolution ------------------------------------------------------------------------------------
 def conv2d(x, w, stride, dilation, pads, out_hw):
     """out[n, o] = sum_{c, p, q} w[o, c, p, q] * xpad[n, c, i*sh + p*dh, j*sw + q*dw]."""
-    if stride == (1, 1):
-        return wide.conv2d(x, w, dilation, pads, out_hw)
+    if stride == (1, 1) and hooks.stride1_convolution is not None:
+        return hooks.stride1_convolution.conv2d(x, w, dilation, pads, out_hw)
     dt, ct = x.dtype, compute_dtype(x.dtype)
     N, C = x.shape[:2]
     O, _, kh, kw = w.shape
@@ -139,8 +144,8 @@ def conv2d(x, w, stride, dilation, pads, out_hw):
 
 def conv2d_filter_grad(dout, x, w_shape, stride, dilation, pads):
     """dW[o, c, p, q] = sum_{n, i, j} dout[n, o, i, j] * xpad[n, c, i*sh + p*dh, j*sw + q*dw]."""
-    if stride == (1, 1):
-        return wide.conv2d_filter_grad(dout, x, w_shape, dilation, pads)
+    if stride == (1, 1) and hooks.stride1_convolution is not None:
+        return hooks.stride1_convolution.conv2d_filter_grad(dout, x, w_shape, dilation, pads)
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     O, C, kh, kw = w_shape
     N, _, OH, OW = dout.shape
@@ -154,8 +159,8 @@ def conv2d_filter_grad(dout, x, w_shape, stride, dilation, pads):
 
 def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
     """dX: each window's gradient (W^T @ dout) added back where the window read (col2im)."""
-    if stride == (1, 1):
-        return wide.conv2d_input_grad(dout, w, x_shape, dilation, pads)
+    if stride == (1, 1) and hooks.stride1_convolution is not None:
+        return hooks.stride1_convolution.conv2d_input_grad(dout, w, x_shape, dilation, pads)
     dt, ct = dout.dtype, compute_dtype(dout.dtype)
     N, C, H, W = x_shape
     O, _, kh, kw = w.shape
@@ -169,14 +174,6 @@ def conv2d_input_grad(dout, w, x_shape, stride, dilation, pads):
         for q in range(kw):
             dxp[_tap(p, q, stride, dilation, (OH, OW))] += dcols[p, q]
     return np.ascontiguousarray(_crop(dxp, pads, (C, N, H, W)).transpose(1, 0, 2, 3), dtype=dt)
-
-
-def conv2d_grads(dout, x, w, stride, dilation, pads):
-    """``(dX, dW)`` at once (GRAPH mode fuses the two backward nodes): exactly the two kernels' results."""
-    if stride == (1, 1):
-        return wide.conv2d_grads(dout, x, w, dilation, pads)
-    return (conv2d_input_grad(dout, w, x.shape, stride, dilation, pads),
-            conv2d_filter_grad(dout, x, w.shape, stride, dilation, pads))
 
 
 # ---- pooling ------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ MindSpore, so a backward graph shows them as nodes. The numpy kernels (im2col + 
 ``conv_kernels``; the geometry (padding, output size) is worked out once per node at compile time.
 """
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops import conv_kernels as K
 from mslab.ops.primitive import Primitive, check_float, check_same_dtype, hashable, instance
 
@@ -101,8 +101,8 @@ class Conv2D(_ConvBase):
         (pads, out_hw), stride, dilation = self._geometry(tuple(ins[0].shape)), self.stride, self.dilation
         return lambda x, w: K.conv2d(x, w, stride, dilation, pads, out_hw)
 
-    def bprop(self, x, w, out, dout, needs):
-        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None  # not for the images
+    def bprop(self, x, w, out, dout, needs):  # needs: no gradient for the images (a whole convolution)
+        dx = self._sibling(Conv2DBackpropInput)(dout, w, _shape(x)) if needs[0] else None
         dw = self._sibling(Conv2DBackpropFilter)(dout, x, _shape(w)) if needs[1] else None
         return dx, dw
 
@@ -140,17 +140,10 @@ class Conv2DBackpropInput(_ConvBase):
         (pads, _), stride, dilation = self._geometry(size), self.stride, self.dilation
         return lambda dout, w: K.conv2d_input_grad(dout, w, size, stride, dilation, pads)
 
-    def kernel_pair(self, ins, other):
-        """GRAPH-mode fusion (``runtime.fusion``): with ``other`` the Conv2DBackpropFilter of the same dout and
-        convolution, ``(dx, dw)`` from one pass over dout's chunks, as a function of (dout, w, x)."""
-        if (not isinstance(other.prim, Conv2DBackpropFilter) or other.prim.attrs != self.attrs
-                or other.inputs[0] is not ins[0] or len(ins) != 3 or tuple(ins[2]) != _shape(other.inputs[1])):
-            return None
-        (pads, _), stride, dilation = self._geometry(tuple(ins[2])), self.stride, self.dilation
-        return lambda dout, w, x: K.conv2d_grads(dout, x, w, stride, dilation, pads)
-
-    def bprop(self, dout, w, input_size, out, g, needs):
-        return self._sibling(Conv2D)(g, w), self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)), None
+    def bprop(self, dout, w, input_size, out, g, needs):  # needs: each gradient is a whole convolution
+        d_dout = self._sibling(Conv2D)(g, w) if needs[0] else None
+        dw = self._sibling(Conv2DBackpropFilter)(dout, g, _shape(w)) if needs[1] else None
+        return d_dout, dw, None
 
 
 class Conv2DBackpropFilter(_ConvBase):
@@ -186,8 +179,10 @@ class Conv2DBackpropFilter(_ConvBase):
         (pads, _), stride, dilation = self._geometry(tuple(ins[1].shape)), self.stride, self.dilation
         return lambda dout, x: K.conv2d_filter_grad(dout, x, size, stride, dilation, pads)
 
-    def bprop(self, dout, x, filter_size, out, g, needs):
-        return self._sibling(Conv2D)(x, g), self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)), None
+    def bprop(self, dout, x, filter_size, out, g, needs):  # needs: each gradient is a whole convolution
+        d_dout = self._sibling(Conv2D)(x, g) if needs[0] else None
+        dx = self._sibling(Conv2DBackpropInput)(dout, g, _shape(x)) if needs[1] else None
+        return d_dout, dx, None
 
 
 class Conv2DTranspose(Conv2DBackpropInput):
@@ -226,11 +221,11 @@ def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     if groups == 1:
         out = prim(input, weight)
     else:
-        xs = F.split(input, channels // groups, 1)
-        ws = F.split(weight, w_shape[0] // groups, 0)
-        out = F.concat(tuple(prim(x, w) for x, w in zip(xs, ws)), 1)
-    return out if bias is None else F.bias_add(out, bias)
+        xs = op_table.split(input, channels // groups, 1)
+        ws = op_table.split(weight, w_shape[0] // groups, 0)
+        out = op_table.concat(tuple(prim(x, w) for x, w in zip(xs, ws)), 1)
+    return out if bias is None else op_table.bias_add(out, bias)
 
 
 __all__ += ["conv2d"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -9,7 +9,7 @@ a float; ``linspace`` is Float32.
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, np_dtype
 
@@ -43,7 +43,7 @@ class Eye(Primitive):
     def compute(self, n, m, dtype):
         return np.eye(n, m, dtype=dtype)
 
-    def bprop(self, n, m, dtype, out, dout, needs):
+    def bprop(self, n, m, dtype, out, dout):
         return None, None, None
 
 
@@ -68,13 +68,13 @@ def scalar_to_array(input_x):
 
 def full(size, fill_value, *, dtype=None):
     """A tensor of shape ``size`` filled with ``fill_value`` (Int64 unless ``dtype`` says otherwise)."""
-    return F.fill(mstype.int64 if dtype is None else dtype, tuple(size), fill_value)
+    return op_table.fill(mstype.int64 if dtype is None else dtype, tuple(size), fill_value)
 
 
 def _numbers(values, what):
     if not len(values):
         raise ValueError(f"{what} would give an empty tensor, which mslab cannot make as a constant")
-    return F.tuple_to_array(tuple(v.item() for v in values))
+    return op_table.tuple_to_array(tuple(v.item() for v in values))
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
@@ -86,7 +86,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     is_int = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
     values = np.arange(start, end, step, dtype=np.int64 if is_int else np.float64)
     out = _numbers(values if is_int else values.astype(np.float32), f"arange({start}, {end}, {step})")
-    return out if dtype is None else F.cast(out, dtype)
+    return out if dtype is None else op_table.cast(out, dtype)
 
 
 def linspace(start, end, steps):
@@ -114,9 +114,9 @@ def diag(input):  # noqa: A002 - MindSpore's argument name
     if not shape:
         raise ValueError("For primitive[Diag], the input rank must be greater than or equal to 1, but got 0.")
     n = int(np.prod(shape, dtype=np.int64))
-    flat = F.reshape(input, (1, n))
-    square = F.mul(F.broadcast_to(flat, (n, n)), eye(n, n, input.dtype))
-    return F.reshape(square, shape + shape)
+    flat = op_table.reshape(input, (1, n))
+    square = op_table.mul(op_table.broadcast_to(flat, (n, n)), eye(n, n, input.dtype))
+    return op_table.reshape(square, shape + shape)
 
 
 def make_range(start, limit=None, delta=1):
@@ -133,4 +133,4 @@ def make_range(start, limit=None, delta=1):
 
 
 __all__ += ["scalar_to_array", "full", "arange", "linspace", "eye", "diag", "make_range"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

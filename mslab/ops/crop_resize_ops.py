@@ -19,7 +19,7 @@ MindSpore's CropAndResizeGradBoxes), times dy_i/dy1 = (H - 1)(1 - i / (crop_h - 
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["CropAndResize", "CropAndResizeGradImage", "CropAndResizeGradBoxes"]
@@ -166,4 +166,4 @@ class CropAndResizeGradBoxes(_Grad):
         return self.gradients(dout, image, boxes, box_index, crop_size, want_boxes=True).astype(boxes.dtype)
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

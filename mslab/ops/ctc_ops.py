@@ -25,7 +25,7 @@ no gradient of its own; the loss's gradient is ``gradient * dloss`` (MindSpore's
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["CTCLoss", "CTCLossValue", "CTCLossGradient"]
@@ -166,9 +166,9 @@ class CTCLossValue(Primitive):
     def compute(self, x, indices, values, seq_len):
         return self._run(x, indices, values, seq_len)[0].astype(x.dtype)
 
-    def bprop(self, x, indices, values, seq_len, out, dout, needs):
+    def bprop(self, x, indices, values, seq_len, out, dout):
         grad = instance(CTCLossGradient, **self.attrs)(x, indices, values, seq_len)
-        return F.mul(grad, F.reshape(dout, (1, -1, 1))), None, None, None
+        return grad * dout.reshape((1, -1, 1)), None, None, None
 
 
 class CTCLossGradient(CTCLossValue):
@@ -183,8 +183,9 @@ class CTCLossGradient(CTCLossValue):
     def compute(self, x, indices, values, seq_len):
         return self._run(x, indices, values, seq_len)[1].astype(x.dtype)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class CTCLoss(CTCLossValue):
@@ -197,8 +198,8 @@ class CTCLoss(CTCLossValue):
         return (instance(CTCLossValue, **self.attrs)(x, indices, values, seq_len),
                 instance(CTCLossGradient, **self.attrs)(x, indices, values, seq_len))
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         raise NotImplementedError("CTCLoss is recorded as CTCLossValue and CTCLossGradient; it is never a node itself")
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

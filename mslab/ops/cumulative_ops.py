@@ -7,7 +7,7 @@ other end: the bprop of CumSum(exclusive, reverse) is CumSum(exclusive, not reve
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
@@ -45,7 +45,7 @@ class CumSum(Primitive):
             out = np.concatenate([first, np.delete(out, -1, ax)], ax)
         return np.flip(out, ax).copy() if self.reverse else out
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         return instance(CumSum, self.exclusive, not self.reverse)(dout, axis), None
 
 
@@ -62,37 +62,38 @@ class CumProd(CumSum):
     _running = staticmethod(np.cumprod)
     _identity = 1
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         shape = tuple(x.shape)
         if not shape:
-            return (F.zeros_like(x) if self.exclusive else dout), None
+            return (op_table.zeros_like(x) if self.exclusive else dout), None
         ax, n = self._axis(axis, len(shape)), shape[self._axis(axis, len(shape))]
         at_axis = [1] * (len(shape) + 1)
         at_axis[0], at_axis[ax + 1] = n, n
         i, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
         one_out = Tensor((i == k).reshape(at_axis))  # copy i of x has x[i] replaced by 1
-        copies = F.select(one_out, F.ones_like(F.broadcast_to(x, (n,) + shape)), F.broadcast_to(x, (n,) + shape))
+        copies = op_table.select(one_out, op_table.ones_like(op_table.broadcast_to(x, (n,) + shape)),
+                                 op_table.broadcast_to(x, (n,) + shape))
         others = self(copies, ax + 1)  # products over S_j without x[i]
         member = (i < k if self.exclusive else i <= k) if not self.reverse else (i > k if self.exclusive else i >= k)
-        weight = F.mul(F.mul(others, Tensor(member.reshape(at_axis).astype(x.dtype.np))), F.expand_dims(dout, 0))
-        grad = F.reduce_sum(weight, ax + 1, False)  # axis 0 holds i: move it back to ax
-        return F.transpose(grad, tuple(range(1, ax + 1)) + (0,) + tuple(range(ax + 1, len(shape)))), None
+        weight = others * Tensor(member.reshape(at_axis).astype(x.dtype.np)) * dout.expand_dims(0)
+        grad = weight.sum(ax + 1)  # axis 0 holds i: move it back to ax
+        return op_table.transpose(grad, tuple(range(1, ax + 1)) + (0,) + tuple(range(ax + 1, len(shape)))), None
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
 def cumsum(x, axis, dtype=None):
     """Running sum of ``x`` along ``axis`` (``ops.cumsum``), optionally cast to ``dtype`` first."""
     if dtype is not None:
-        x = F.cast(x, dtype)
+        x = op_table.cast(x, dtype)
     return instance(CumSum)(x, int(axis))
 
 
 def cumprod(input, dim, dtype=None):  # noqa: A002 - MindSpore's argument name
     """Running product of ``input`` along ``dim`` (``ops.cumprod``), optionally cast to ``dtype`` first."""
     if dtype is not None:
-        input = F.cast(input, dtype)
+        input = op_table.cast(input, dtype)
     return instance(CumProd)(input, int(dim))
 
 
 __all__ += ["cumsum", "cumprod"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -14,7 +14,7 @@ CPU) and raises a RuntimeError when such an op is called, since a numpy engine c
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["Custom"]
@@ -111,7 +111,7 @@ class Custom(Primitive):
                             f"sizes differ)")
         return result.reshape(shape)
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args):
         if self.user_bprop is None:
             raise RuntimeError("Illegal primitive Custom's bprop not defined: give Custom(..., bprop=fn) with "
                                "fn(*inputs, out, dout) returning one gradient per input")
@@ -121,4 +121,4 @@ class Custom(Primitive):
         return tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -16,7 +16,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import seed as _seed
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["BoundingBoxEncode", "BoundingBoxDecode", "IOU", "CheckValid", "RandomChoiceWithMask"]
@@ -114,7 +114,7 @@ class BoundingBoxEncode(Primitive):
             d = np.stack([(gx - px) / pw, (gy - py) / ph, _log(gw / pw), _log(gh / ph)], axis=1)
             return ((d - np.array(self.means, d.dtype)) / np.array(self.stds, d.dtype)).astype(d.dtype)
 
-    def bprop(self, anchor_box, groundtruth_box, out, dout, needs):
+    def bprop(self, anchor_box, groundtruth_box, out, dout):
         no_bprop(self.name)
 
 
@@ -155,7 +155,7 @@ class BoundingBoxDecode(Primitive):
         height, width = t(self.max_shape[0]), t(self.max_shape[1])
         return np.clip(out, t(0), np.array([width, height, width, height], out.dtype)).astype(out.dtype)
 
-    def bprop(self, anchor_box, deltas, out, dout, needs):
+    def bprop(self, anchor_box, deltas, out, dout):
         no_bprop(self.name)
 
 
@@ -192,8 +192,8 @@ class IOU(Primitive):
         with np.errstate(divide="ignore", invalid="ignore"):
             return (overlap / union).astype(anchor_boxes.dtype)
 
-    def bprop(self, anchor_boxes, gt_boxes, out, dout, needs):
-        return F.zeros_like(anchor_boxes), F.zeros_like(gt_boxes)
+    def bprop(self, anchor_boxes, gt_boxes, out, dout):
+        return op_table.zeros_like(anchor_boxes), op_table.zeros_like(gt_boxes)
 
 
 class CheckValid(Primitive):
@@ -229,7 +229,7 @@ class CheckValid(Primitive):
         x0, y0, x1, y1 = bboxes.astype(np.float64).T  # the kernel compares the far edges in double
         return (x0 >= 0) & (y0 >= 0) & (x1 <= width * ratio - 1.0) & (y1 <= height * ratio - 1.0)
 
-    def bprop(self, bboxes, img_metas, out, dout, needs):
+    def bprop(self, bboxes, img_metas, out, dout):
         no_bprop(self.name)
 
 
@@ -289,10 +289,10 @@ class RandomChoiceWithMask(Primitive):
     def __call__(self, input_x):
         both = super().__call__(input_x)
         rank = len(input_x.shape)
-        return F.getitem(both, (slice(None), slice(0, rank))), F.cast(F.getitem(both, (slice(None), rank)),
-                                                                     mstype.bool_)
+        return (op_table.getitem(both, (slice(None), slice(0, rank))),
+                op_table.cast(op_table.getitem(both, (slice(None), rank)), mstype.bool_))
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         no_bprop(self.name)
 
 
@@ -355,4 +355,4 @@ def choice_with_mask(input_x, count=256, seed=None):
 
 
 __all__ += ["bounding_box_encode", "bounding_box_decode", "iou", "check_valid", "choice_with_mask"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -6,7 +6,7 @@ mslab raises the same kind of error in both modes, naming what does run on CPU i
 (``F.scalar_to_array``, which MindSpore 2.10 cannot run either, is beside ``P.ScalarToArray`` in creation_ops.)
 """
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["Randperm", "Einsum"]
@@ -44,4 +44,4 @@ class Einsum(_DeviceOnly):
         super().__init__(equation=equation.replace(" ", ""))
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -17,7 +17,7 @@ dout times the image's slope at the point, times d ix / d x (W / 2 or (W - 1) / 
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["GridSampler2D", "GridSampler2DGrad"]
@@ -163,4 +163,4 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 
 
 __all__ += ["grid_sample"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

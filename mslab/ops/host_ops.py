@@ -10,7 +10,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import state
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
@@ -49,8 +49,9 @@ class PyExecute(Primitive):
                              f"when the graph was compiled; a graph value must keep its shape")
         return out.astype(self.out_dtype, copy=False)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 def host_array(result):
@@ -97,8 +98,9 @@ class Print(Primitive):
             print(graph_print_text(item) if isinstance(item, np.ndarray) else item)
         return np.zeros((), np.int32)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 def graph_print_text(arr, pynative=False):
@@ -117,4 +119,4 @@ def graph_print_text(arr, pynative=False):
     return head + ("\n" if arr.ndim > 1 else " " if pynative else "") + body + ")"
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.errors import GraphModeError
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance, lift_scalars
 from mslab.ops.shape_ops import _check_axis
@@ -165,11 +165,9 @@ class GetItem(Primitive):
         out = x[spec.key(idx)]
         return out if idx else np.array(out)  # basic indexing gives a view: copy it
 
-    def bprop(self, x, *rest, needs):
-        spec, idx = rest[-3], rest[:-3]
-        dout = rest[-1]
-        dx = F.getitem_grad(dout, idx, spec, x.shape)
-        return (dx,) + (None,) * len(idx) + (None,)
+    def bprop(self, x, *rest):
+        *idx, spec, out, dout = rest
+        return (getitem_grad(dout, tuple(idx), spec, x.shape), *(None for _ in idx), None)
 
 
 class GetItemGrad(Primitive):
@@ -199,10 +197,9 @@ class GetItemGrad(Primitive):
             z[spec.key()] = dout
         return z
 
-    def bprop(self, dout, *rest, needs):
-        spec, idx = rest[-3], rest[:-3]
-        d = rest[-1]
-        return (_getitem(d, *idx, spec),) + (None,) * len(idx) + (None,)
+    def bprop(self, dout, *rest):
+        *idx, spec, out, d = rest
+        return (_getitem(d, *idx, spec), *(None for _ in idx), None)
 
 
 class Gather(Primitive):
@@ -233,9 +230,9 @@ class Gather(Primitive):
     def compute(self, params, indices, axis):
         return np.take(params, indices, axis=self._spec(params, axis)[1])
 
-    def bprop(self, params, indices, axis, out, dout, needs):
+    def bprop(self, params, indices, axis, out, dout):
         spec, _ = self._spec(params, axis)
-        return F.getitem_grad(dout, (indices,), spec, params.shape), None, None
+        return getitem_grad(dout, (indices,), spec, params.shape), None, None
 
 
 class GatherV2(Gather):
@@ -277,10 +274,10 @@ class GatherNd(Primitive):
     def compute(self, params, indices):
         return params[tuple(np.moveaxis(indices, -1, 0))]
 
-    def bprop(self, params, indices, out, dout, needs):
+    def bprop(self, params, indices, out, dout):
         k = indices.shape[-1]
-        columns = tuple(getitem(indices, (Ellipsis, j)) for j in range(k))
-        return F.getitem_grad(dout, columns, IndexSpec((TENSOR_INDEX,) * k), params.shape), None
+        columns = tuple(indices[..., j] for j in range(k))
+        return getitem_grad(dout, columns, IndexSpec((TENSOR_INDEX,) * k), params.shape), None
 
 
 class OneHot(Primitive):
@@ -320,8 +317,8 @@ class OneHot(Primitive):
         hot = np.moveaxis(hot, -1, self._axis(indices.ndim))
         return np.where(hot, on_value, off_value.astype(on_value.dtype))
 
-    def bprop(self, indices, depth, on_value, off_value, out, dout, needs):
-        return F.zeros_like(indices), None, F.zeros_like(on_value), F.zeros_like(off_value)
+    def bprop(self, indices, depth, on_value, off_value, out, dout):
+        return op_table.zeros_like(indices), None, op_table.zeros_like(on_value), op_table.zeros_like(off_value)
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
@@ -354,4 +351,4 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
 
 
 __all__ += ["getitem", "getitem_grad", "gather", "gather_nd", "one_hot"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -2,13 +2,13 @@
 
 A functional form made of resize_ops' primitives (ResizeNearestNeighbor, ResizeBilinearV2, ResizeBicubic,
 AdaptiveAvgPool2D); their gradients are its gradients. Argument checks and messages as MindSpore 2.10's
-(observed on CPU; tests/test_api_randimg_resize.py).
+(observed on CPU; tests/ops/test_resize_ops.py).
 """
 import math
 
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import instance
 from mslab.ops.resize_ops import AdaptiveAvgPool2D, ResizeBicubic, ResizeBilinearV2, ResizeNearestNeighbor
 
@@ -73,9 +73,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if mode == "area" and input.shape[-1] % size[0]:
             raise ValueError(f"For adaptive_avg_pool1d input's last dimension must be divisible by output size "
                              f"{size[0]}, but got {input.shape[-1]}.")
-        x4 = F.reshape(input, tuple(input.shape[:2]) + (1, input.shape[2]))
+        x4 = op_table.reshape(input, tuple(input.shape[:2]) + (1, input.shape[2]))
         out = interpolate(x4, (1,) + size, None, "bilinear" if mode == "linear" else mode, align_corners)
-        return F.reshape(out, tuple(out.shape[:2]) + (out.shape[3],))
+        return op_table.reshape(out, tuple(out.shape[:2]) + (out.shape[3],))
     if mode in ("nearest", "nearest-exact"):
         return instance(ResizeNearestNeighbor, size, False, mode == "nearest-exact")(input)
     if mode == "area":
@@ -85,4 +85,4 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 __all__ += ["interpolate"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ x = pinv(A) b minimises |A x - b|, and for an invertible A it is the inverse.
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
@@ -15,7 +15,7 @@ __all__ = []
 
 
 def _t(x):
-    return F.swapaxes(x, -1, -2)
+    return op_table.swapaxes(x, -1, -2)
 
 
 class _Pinv(Primitive):
@@ -52,14 +52,14 @@ class _Pinv(Primitive):
         s_inv = np.where(s > cutoff, 1.0 / np.where(s > cutoff, s, 1.0), 0.0)
         return ((right * s_inv[..., None, :]) @ np.swapaxes(left, -1, -2)).astype(x.dtype)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         p, pt, gt = out, _t(out), _t(dout)
-        term1 = F.neg(F.matmul(F.matmul(pt, dout), pt))
-        k = F.matmul(gt, F.matmul(p, pt))
-        term2 = F.sub(k, F.matmul(x, F.matmul(p, k)))
-        low = F.matmul(F.matmul(pt, p), gt)
-        term3 = F.sub(low, F.matmul(F.matmul(low, p), x))
-        return (F.add(F.add(term1, term2), term3),)
+        term1 = -(pt @ dout @ pt)
+        k = gt @ (p @ pt)
+        term2 = k - x @ (p @ k)
+        low = pt @ p @ gt
+        term3 = low - low @ p @ x
+        return (term1 + term2 + term3,)
 
 
 def _tolerance(value, what):
@@ -87,4 +87,4 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
 
 
 __all__ += ["pinv"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

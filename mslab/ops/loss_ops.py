@@ -13,7 +13,7 @@ The target's entry is picked with a one-hot of the target, zeroed where the targ
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 
 __all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss", "KLDivLoss"]
 
@@ -23,9 +23,9 @@ _REDUCTIONS = ("mean", "sum", "none")
 def reduce_loss(loss, reduction, name="loss"):
     """``loss`` averaged ('mean'), summed ('sum') or left as it is ('none')."""
     if reduction == "mean":
-        return F.reduce_mean(loss, (), False)
+        return op_table.reduce_mean(loss, (), False)
     if reduction == "sum":
-        return F.reduce_sum(loss, (), False)
+        return op_table.reduce_sum(loss, (), False)
     if reduction == "none":
         return loss
     raise ValueError(f"For '{name}', the 'reduction' must be in {list(_REDUCTIONS)}, but got {reduction!r}.")
@@ -35,7 +35,7 @@ def _class_weights(weight, classes, like):
     """``weight`` shaped to broadcast along the class axis 1 of ``like`` (None: all ones)."""
     if weight is None:
         return None
-    return F.reshape(F.cast(weight, like.dtype), (1, classes) + (1,) * (len(like.shape) - 2))
+    return op_table.reshape(op_table.cast(weight, like.dtype), (1, classes) + (1,) * (len(like.shape) - 2))
 
 
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
@@ -47,20 +47,21 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
     classes = inputs.shape[1]
     if target.dtype not in (mstype.int32, mstype.int64):
         raise TypeError(f"nll_loss: target must hold class indices (Int32/Int64), got {target.dtype}")
-    one = F.scalar_to_tensor(1, inputs.dtype)
-    zero = F.scalar_to_tensor(0, inputs.dtype)
-    kept = F.cast(F.not_equal(target, ignore_index), inputs.dtype)
-    hot = F.mul(F.one_hot(target, classes, one, zero, 1), F.expand_dims(kept, 1))  # zero row where ignored
+    one = op_table.scalar_to_tensor(1, inputs.dtype)
+    zero = op_table.scalar_to_tensor(0, inputs.dtype)
+    kept = op_table.cast(op_table.not_equal(target, ignore_index), inputs.dtype)
+    # a zero row where ignored
+    hot = op_table.mul(op_table.one_hot(target, classes, one, zero, 1), op_table.expand_dims(kept, 1))
     w = _class_weights(weight, classes, inputs)
-    picked_w = hot if w is None else F.mul(hot, w)
-    per_sample_w = F.reduce_sum(picked_w, 1, False)           # w[t_i], 0 where ignored
-    loss = F.neg(F.reduce_sum(F.mul(picked_w, inputs), 1, False))
+    picked_w = hot if w is None else op_table.mul(hot, w)
+    per_sample_w = op_table.reduce_sum(picked_w, 1, False)           # w[t_i], 0 where ignored
+    loss = op_table.neg(op_table.reduce_sum(op_table.mul(picked_w, inputs), 1, False))
     if label_smoothing:
-        all_w = inputs if w is None else F.mul(inputs, w)
-        smooth = F.mul(F.neg(F.reduce_sum(all_w, 1, False)), kept)
-        loss = F.add(F.mul(loss, 1.0 - label_smoothing), F.mul(smooth, label_smoothing / classes))
+        all_w = inputs if w is None else op_table.mul(inputs, w)
+        smooth = op_table.mul(op_table.neg(op_table.reduce_sum(all_w, 1, False)), kept)
+        loss = op_table.add(op_table.mul(loss, 1.0 - label_smoothing), op_table.mul(smooth, label_smoothing / classes))
     if reduction == "mean":
-        return F.div(F.reduce_sum(loss, (), False), F.reduce_sum(per_sample_w, (), False))
+        return op_table.div(op_table.reduce_sum(loss, (), False), op_table.reduce_sum(per_sample_w, (), False))
     return reduce_loss(loss, reduction, "nll_loss")
 
 
@@ -70,21 +71,21 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     Probability targets (same shape as input): loss_i = -sum_c w_c * t_ic * logp_ic, smoothed as
     t (1 - e) + e / C, and 'mean' divides by N.
     """
-    logp = F.log_softmax(input, 1)
+    logp = op_table.log_softmax(input, 1)
     if tuple(target.shape) != tuple(input.shape):
         return nll_loss(logp, target, weight, ignore_index, reduction, label_smoothing)
     classes = input.shape[1]
-    t = F.cast(target, input.dtype)
+    t = op_table.cast(target, input.dtype)
     if label_smoothing:
-        t = F.add(F.mul(t, 1.0 - label_smoothing), label_smoothing / classes)
+        t = op_table.add(op_table.mul(t, 1.0 - label_smoothing), label_smoothing / classes)
     w = _class_weights(weight, classes, input)
-    loss = F.neg(F.reduce_sum(F.mul(t, logp if w is None else F.mul(logp, w)), 1, False))
+    loss = op_table.neg(op_table.reduce_sum(op_table.mul(t, logp if w is None else op_table.mul(logp, w)), 1, False))
     return reduce_loss(loss, reduction, "cross_entropy")
 
 
 def mse_loss(input, target, reduction="mean"):  # noqa: A002 - MindSpore's argument name
     """(input - target)^2, reduced."""
-    return reduce_loss(F.square(F.sub(input, target)), reduction, "mse_loss")
+    return reduce_loss(op_table.square(op_table.sub(input, target)), reduction, "mse_loss")
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):  # noqa: A002
@@ -92,11 +93,12 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
 
     Its gradient is w * ((1 + (pw - 1) y) sigmoid(x) - pw y), i.e. sigmoid(x) - y when no weights are given.
     """
-    sp = F.softplus(F.neg(input))
-    scale = 1.0 if pos_weight is None else F.add(1.0, F.mul(F.sub(pos_weight, 1.0), target))
-    loss = F.add(F.mul(F.sub(1.0, target), input), F.mul(scale, sp) if pos_weight is not None else sp)
+    sp = op_table.softplus(op_table.neg(input))
+    scale = 1.0 if pos_weight is None else op_table.add(1.0, op_table.mul(op_table.sub(pos_weight, 1.0), target))
+    loss = op_table.add(op_table.mul(op_table.sub(1.0, target), input),
+                        op_table.mul(scale, sp) if pos_weight is not None else sp)
     if weight is not None:
-        loss = F.mul(loss, weight)
+        loss = op_table.mul(loss, weight)
     return reduce_loss(loss, reduction, "binary_cross_entropy_with_logits")
 
 
@@ -105,25 +107,27 @@ _LOG_EPS = 1e-12  # MindSpore clamps the probabilities inside the logs: -log(0) 
 
 def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     """-w [y log p + (1 - y) log(1 - p)] for probabilities ``logits``; each log is of max(., 1e-12)."""
-    log_p = F.log(F.maximum(logits, _LOG_EPS))
-    log_q = F.log(F.maximum(F.sub(1.0, logits), _LOG_EPS))
-    loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_q)))
+    log_p = op_table.log(op_table.maximum(logits, _LOG_EPS))
+    log_q = op_table.log(op_table.maximum(op_table.sub(1.0, logits), _LOG_EPS))
+    loss = op_table.neg(op_table.add(op_table.mul(labels, log_p), op_table.mul(op_table.sub(1.0, labels), log_q)))
     if weight is not None:
-        loss = F.mul(loss, weight)
+        loss = op_table.mul(loss, weight)
     return reduce_loss(loss, reduction, "binary_cross_entropy")
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):  # noqa: A002 - MindSpore's argument name
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); unreduced by default."""
-    d = F.abs(F.sub(input, target))
-    loss = F.select(F.less(d, beta), F.div(F.mul(F.square(d), 0.5), float(beta)), F.sub(d, 0.5 * beta))
+    d = op_table.abs(op_table.sub(input, target))
+    loss = op_table.select(op_table.less(d, beta), op_table.div(op_table.mul(op_table.square(d), 0.5), float(beta)),
+                           op_table.sub(d, 0.5 * beta))
     return reduce_loss(loss, reduction, "smooth_l1_loss")
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):  # noqa: A002 - MindSpore's argument name
     """0.5 d^2 where |d| <= delta, else delta (|d| - 0.5 delta) (d = input - target)."""
-    d = F.abs(F.sub(input, target))
-    loss = F.select(F.less_equal(d, delta), F.mul(F.square(d), 0.5), F.mul(F.sub(d, 0.5 * delta), float(delta)))
+    d = op_table.abs(op_table.sub(input, target))
+    loss = op_table.select(op_table.less_equal(d, delta), op_table.mul(op_table.square(d), 0.5),
+                           op_table.mul(op_table.sub(d, 0.5 * delta), float(delta)))
     return reduce_loss(loss, reduction, "huber_loss")
 
 
@@ -161,18 +165,19 @@ class KLDivLoss:
         self.reduction = reduction
 
     def __call__(self, logits, labels):
-        t = F.stop_gradient(labels)
-        positive = F.greater(t, F.zeros_like(t))
-        loss = F.sub(F.mul(t, F.log(F.select(positive, t, F.ones_like(t)))), F.mul(t, logits))
+        t = op_table.stop_gradient(labels)
+        positive = op_table.greater(t, op_table.zeros_like(t))
+        loss = op_table.sub(op_table.mul(t, op_table.log(op_table.select(positive, t, op_table.ones_like(t)))),
+                            op_table.mul(t, logits))
         if self.reduction == "none":
             return loss
-        total = F.reduce_sum(loss)
+        total = op_table.reduce_sum(loss)
         if self.reduction == "sum":
             return total
         count = loss.shape[0] if self.reduction == "batchmean" and loss.shape else max(1, int(np.prod(loss.shape)))
-        return F.div(total, float(count))
+        return op_table.div(total, float(count))
 
 
 __all__ += ["reduce_loss", "nll_loss", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits",
             "binary_cross_entropy", "smooth_l1_loss", "huber_loss"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

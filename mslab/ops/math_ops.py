@@ -1,13 +1,14 @@
 """Binary elementwise arithmetic, comparisons and logic: compute, infer and bprop side by side (unary math:
 unary_ops; MatMul: matmul_ops).
 
-Binary ops broadcast like numpy; their bprop sums each gradient back to its input's shape
-(``sum_to``), because an input that was broadcast was, in effect, used several times.
+Binary ops broadcast like numpy. Their bprop rules give gradients in the output's shape; autodiff sums
+each back to its input's shape as it accumulates it (``sum_to`` in autodiff/backprop.py), because an
+input that was broadcast was, in effect, used several times.
 """
 import numpy as np
 
-from mslab.core.op_registry import F
-from mslab.ops.primitive import Primitive, broadcast_shape, sum_to
+from mslab.core.op_registry import op_table
+from mslab.ops.primitive import Primitive, broadcast_shape
 
 __all__ = [
     "Add",
@@ -51,13 +52,13 @@ class _Binary(Primitive):
 
 
 class Add(_Binary):
-    """x + y.  d/dx = dout, d/dy = dout (each summed back to its own shape)."""
+    """x + y.  d/dx = dout, d/dy = dout."""
 
     def compute(self, x, y):
         return np.add(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        return (sum_to(dout, x.shape) if needs[0] else None), (sum_to(dout, y.shape) if needs[1] else None)
+    def bprop(self, x, y, out, dout):
+        return dout, dout
 
 
 class TensorAdd(Add):
@@ -94,8 +95,9 @@ class AddN(Primitive):
             out += x
         return out
 
-    def bprop(self, *args, needs):
-        return (args[-1],) * (len(args) - 2)
+    def bprop(self, *args):
+        *xs, out, dout = args
+        return (dout,) * len(xs)
 
 
 class Sub(_Binary):
@@ -104,10 +106,8 @@ class Sub(_Binary):
     def compute(self, x, y):
         return np.subtract(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        # Negate after summing a broadcast y down (bit for bit the same numbers, as rounding is symmetric): a
-        # per-channel mean subtracted from a batch of images negates C numbers, not the whole batch.
-        return (sum_to(dout, x.shape) if needs[0] else None), (F.neg(sum_to(dout, y.shape)) if needs[1] else None)
+    def bprop(self, x, y, out, dout):
+        return dout, -dout
 
 
 class Mul(_Binary):
@@ -116,13 +116,12 @@ class Mul(_Binary):
     def compute(self, x, y):
         return np.multiply(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        return (sum_to(F.mul(dout, y), x.shape) if needs[0] else None,
-                sum_to(F.mul(dout, x), y.shape) if needs[1] else None)
+    def bprop(self, x, y, out, dout):
+        return dout * y, dout * x
 
 
 class RealDiv(_Binary):
-    """x / y (true division; integers give Float32).  d/dx = dout / y, d/dy = -dout * out / y."""
+    """x / y (true division; integers give Float32).  d/dx = dout / y, d/dy = -(dx * out) = -dout * out / y."""
 
     def infer(self, x, y):
         shape = broadcast_shape(self, x.shape, y.shape)
@@ -133,10 +132,9 @@ class RealDiv(_Binary):
             return np.true_divide(x, y, dtype=np.float32)
         return np.true_divide(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        dx = F.div(dout, y)
-        dy = F.neg(sum_to(F.mul(dx, out), y.shape)) if needs[1] else None  # negated once summed, as Sub does
-        return (sum_to(dx, x.shape) if needs[0] else None), dy
+    def bprop(self, x, y, out, dout):
+        dx = dout / y
+        return dx, -(dx * out)
 
 
 Div = RealDiv
@@ -162,8 +160,8 @@ class FloorDiv(_Binary):
             out = np.floor_divide(x, y)
         return _int_by_zero(x, y, out, lambda x, info: np.where(x > 0, info.max, np.where(x < 0, info.min, 0)))
 
-    def bprop(self, x, y, out, dout, needs):
-        return F.zeros_like(x), F.zeros_like(y)
+    def bprop(self, x, y, out, dout):
+        return op_table.zeros_like(x), op_table.zeros_like(y)
 
 
 class FloorMod(_Binary):
@@ -175,21 +173,20 @@ class FloorMod(_Binary):
         # observed on MindSpore 2.10 CPU: an int32 or int64 x % 0 is the dtype's smallest value, narrower ints give 0
         return _int_by_zero(x, y, out, lambda x, info: info.min if info.bits >= 32 and info.min < 0 else 0)
 
-    def bprop(self, x, y, out, dout, needs):
-        return sum_to(dout, x.shape), sum_to(F.neg(F.mul(dout, F.floor_div(x, y))), y.shape)
+    def bprop(self, x, y, out, dout):
+        return dout, -(dout * (x // y))
 
 
 class Pow(_Binary):
-    """x ** y.  d/dx = dout * y * x**(y-1), d/dy = dout * out * log(x) (0 where x <= 0)."""
+    """x ** y.  d/dx = dout * (y * x**(y-1)), d/dy = dout * (out * log(x)) (log x taken as 0 where x <= 0)."""
 
     def compute(self, x, y):
         return np.power(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        dx = F.mul(dout, F.mul(y, F.pow(x, F.sub(y, 1))))
-        safe_log = F.select(F.greater(x, 0), F.log(F.maximum(x, 1e-30)), F.zeros_like(x))
-        dy = F.mul(dout, F.mul(out, safe_log))
-        return sum_to(dx, x.shape), sum_to(dy, y.shape)
+    def bprop(self, x, y, out, dout):
+        dx = dout * (y * x ** (y - 1))
+        log_x = op_table.select(x > 0, op_table.log(maximum(x, 1e-30)), op_table.zeros_like(x))
+        return dx, dout * (out * log_x)
 
 
 class Maximum(_Binary):
@@ -198,10 +195,10 @@ class Maximum(_Binary):
     def compute(self, x, y):
         return np.maximum(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        pick_x = F.greater_equal(x, y)
-        zeros = F.zeros_like(dout)
-        return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
+    def bprop(self, x, y, out, dout):
+        pick_x = x >= y
+        zeros = op_table.zeros_like(dout)
+        return op_table.select(pick_x, dout, zeros), op_table.select(pick_x, zeros, dout)
 
 
 class Minimum(_Binary):
@@ -210,10 +207,10 @@ class Minimum(_Binary):
     def compute(self, x, y):
         return np.minimum(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
-        pick_x = F.less_equal(x, y)
-        zeros = F.zeros_like(dout)
-        return sum_to(F.select(pick_x, dout, zeros), x.shape), sum_to(F.select(pick_x, zeros, dout), y.shape)
+    def bprop(self, x, y, out, dout):
+        pick_x = x <= y
+        zeros = op_table.zeros_like(dout)
+        return op_table.select(pick_x, dout, zeros), op_table.select(pick_x, zeros, dout)
 
 
 # ---- comparisons (boolean results, no gradient) --------------------------------------------
@@ -223,8 +220,8 @@ class _Compare(_Binary):
     def infer(self, x, y):
         return broadcast_shape(self, x.shape, y.shape), np.dtype(np.bool_)
 
-    def bprop(self, x, y, out, dout, needs):
-        return F.zeros_like(x), F.zeros_like(y)
+    def bprop(self, x, y, out, dout):
+        return op_table.zeros_like(x), op_table.zeros_like(y)
 
 
 class Equal(_Compare):
@@ -319,4 +316,4 @@ clamp = clip
 __all__ += ["add", "sub", "mul", "div", "realdiv", "floor_div", "floor_mod", "pow", "maximum", "minimum", "equal",
             "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
             "clip_by_value", "addn", "clip", "clamp"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

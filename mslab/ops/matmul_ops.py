@@ -5,8 +5,8 @@ fit, so the backward graph of a Dense layer shows two MatMul nodes.
 """
 import numpy as np
 
-from mslab.core.op_registry import F
-from mslab.ops.primitive import Primitive, broadcast_shape, instance, sum_to
+from mslab.core.op_registry import op_table
+from mslab.ops.primitive import Primitive, broadcast_shape, instance
 
 __all__ = ["BatchMatMul", "MatMul"]
 
@@ -41,7 +41,7 @@ class MatMul(Primitive):
     def compute(self, x, y):
         return np.matmul(x.T if self.transpose_a else x, y.T if self.transpose_b else y)
 
-    def bprop(self, x, y, out, dout, needs):
+    def bprop(self, x, y, out, dout, needs):  # needs: no product for a side nobody differentiates (a network input)
         ta, tb = self.transpose_a, self.transpose_b
         dx = dy = None
         if needs[0]:
@@ -52,7 +52,10 @@ class MatMul(Primitive):
 
 
 class BatchMatMul(Primitive):
-    """Batched x @ y over leading dimensions (``ops.BatchMatMul``)."""
+    """Batched x @ y over leading dimensions (``ops.BatchMatMul``).
+
+    d/dx and d/dy are batched products of dout with the other input, transposed to fit, as MatMul's.
+    """
 
     n_tensors = 2
 
@@ -78,11 +81,14 @@ class BatchMatMul(Primitive):
             y = np.swapaxes(y, -1, -2)
         return np.matmul(x, y)
 
-    def bprop(self, x, y, out, dout, needs):
+    def bprop(self, x, y, out, dout, needs):  # needs: a frozen side skips its batched product
         ta, tb = self.transpose_a, self.transpose_b
-        dx = F.batch_matmul(dout, y, False, not tb) if not ta else F.batch_matmul(y, dout, tb, True)
-        dy = F.batch_matmul(x, dout, not ta, False) if not tb else F.batch_matmul(dout, x, True, ta)
-        return sum_to(dx, x.shape), sum_to(dy, y.shape)
+        dx = dy = None
+        if needs[0]:
+            dx = batch_matmul(dout, y, False, not tb) if not ta else batch_matmul(y, dout, tb, True)
+        if needs[1]:
+            dy = batch_matmul(x, dout, not ta, False) if not tb else batch_matmul(dout, x, True, ta)
+        return dx, dy
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
@@ -97,10 +103,11 @@ def matmul(x, y, transpose_a=False, transpose_b=False):
         return instance(MatMul, transpose_a, transpose_b)(x, y)
     if nx == 1 or ny == 1:
         row, col = nx == 1, ny == 1
-        out = matmul(F.expand_dims(x, 0) if row else x, F.expand_dims(y, -1) if col else y, transpose_a, transpose_b)
+        out = matmul(op_table.expand_dims(x, 0) if row else x, op_table.expand_dims(y, -1) if col else y,
+                     transpose_a, transpose_b)
         if col:
-            out = F.squeeze(out, (-1,))
-        return F.squeeze(out, (-1 if col else -2,)) if row else out
+            out = op_table.squeeze(out, (-1,))
+        return op_table.squeeze(out, (-1 if col else -2,)) if row else out
     if nx > 2 or ny > 2:
         return instance(BatchMatMul, transpose_a, transpose_b)(x, y)
     return instance(MatMul, transpose_a, transpose_b)(x, y)
@@ -187,11 +194,11 @@ def tensor_dot(x1, x2, axes):
     free_a = tuple(i for i in range(len(a)) if i not in ax_a)
     free_b = tuple(j for j in range(len(b)) if j not in ax_b)
     k = int(np.prod([a[i] for i in ax_a], dtype=np.int64))
-    lhs = F.reshape(F.transpose(x1, free_a + ax_a), (-1, k)) if a else F.reshape(x1, (1, 1))
-    rhs = F.reshape(F.transpose(x2, ax_b + free_b), (k, -1)) if b else F.reshape(x2, (1, 1))
+    lhs = op_table.reshape(op_table.transpose(x1, free_a + ax_a), (-1, k)) if a else op_table.reshape(x1, (1, 1))
+    rhs = op_table.reshape(op_table.transpose(x2, ax_b + free_b), (k, -1)) if b else op_table.reshape(x2, (1, 1))
     out = instance(MatMul)(lhs, rhs)
-    return F.reshape(out, tuple(a[i] for i in free_a) + tuple(b[j] for j in free_b))
+    return op_table.reshape(out, tuple(a[i] for i in free_a) + tuple(b[j] for j in free_b))
 
 
 __all__ += ["matmul", "batch_matmul", "bmm", "mm", "dot", "tensor_dot"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

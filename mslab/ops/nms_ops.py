@@ -7,7 +7,7 @@ NMSWithMask raises ``RuntimeError: Illegal primitive NMSWithMask's bprop not def
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.detection_ops import FLOATS, check_boxes, check_dtypes, no_bprop
 from mslab.ops.primitive import Primitive, instance
@@ -59,7 +59,7 @@ class NMSSort(Primitive):
     def compute(self, bboxes):
         return bboxes[bitonic_order(bboxes[:, 4])]
 
-    def bprop(self, bboxes, out, dout, needs):
+    def bprop(self, bboxes, out, dout):
         no_bprop("NMSWithMask")
 
 
@@ -96,7 +96,7 @@ class NMSMask(Primitive):
                 keep &= ~(overlaps[i] & later[i])
         return keep
 
-    def bprop(self, boxes, out, dout, needs):
+    def bprop(self, boxes, out, dout):
         return (None,)
 
 
@@ -124,4 +124,4 @@ class NMSWithMask:
         return f"NMSWithMask(iou_threshold={self.iou_threshold})"
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ Convolution and pooling are in ``conv_ops`` (re-exported here, so ``nn_ops.X`` n
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, check_same_dtype, hashable, instance, normalize_axis
 
 __all__ = [
@@ -64,9 +64,9 @@ class Softmax(_SoftmaxBase):
         e = np.exp(_shifted(x, self._axes(x.ndim)))
         return e / e.sum(axis=self._axes(x.ndim), keepdims=True)
 
-    def bprop(self, x, out, dout, needs):
-        s = F.reduce_sum(F.mul(dout, out), self._axes(len(x.shape)), True)
-        return (F.mul(out, F.sub(dout, s)),)
+    def bprop(self, x, out, dout):
+        s = (dout * out).sum(self._axes(len(x.shape)), keepdims=True)
+        return (out * (dout - s),)
 
 
 class LogSoftmax(_SoftmaxBase):
@@ -80,8 +80,8 @@ class LogSoftmax(_SoftmaxBase):
         s = _shifted(x, axes)
         return s - np.log(np.exp(s).sum(axis=axes, keepdims=True))
 
-    def bprop(self, x, out, dout, needs):
-        return (F.sub(dout, F.mul(F.exp(out), F.reduce_sum(dout, self._axes(len(x.shape)), True))),)
+    def bprop(self, x, out, dout):
+        return (dout - out.exp() * dout.sum(self._axes(len(x.shape)), keepdims=True),)
 
 
 def _log_softmax(x):
@@ -123,12 +123,16 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         loss += 0.0  # -0.0 -> 0.0: a zero loss prints as 0.
         return loss
 
-    def bprop(self, logits, labels, out, dout, needs):
-        return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), F.zeros_like(labels)
+    def bprop(self, logits, labels, out, dout):
+        return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), op_table.zeros_like(labels)
 
 
 class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
-    """Backward kernel of SoftmaxCrossEntropyWithLogits: (softmax(logits) - labels) * dout[:, None]."""
+    """Backward kernel of SoftmaxCrossEntropyWithLogits: (softmax(logits) - labels) * dout[:, None].
+
+    Its own gradient, with s = softmax(logits) and gd = g * dout[:, None]: d/dlogits = s * (gd - sum(gd * s, -1)),
+    d/dlabels = -gd, d/d(dout) = sum(g * (s - labels), -1).
+    """
 
     n_tensors = 3
 
@@ -142,12 +146,12 @@ class SoftmaxCrossEntropyWithLogitsGrad(Primitive):
     def compute(self, logits, labels, dout):
         return (_softmax(logits) - labels) * dout[:, None]
 
-    def bprop(self, logits, labels, dout, out, g, needs):
+    def bprop(self, logits, labels, dout, out, g):
         s = instance(Softmax, -1)(logits)
-        gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
-        dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
-        ddout = F.reduce_sum(F.mul(g, F.sub(s, labels)), -1, False)
-        return dlogits, F.neg(gd), ddout
+        gd = g * dout.reshape((dout.shape[0], 1))
+        dlogits = s * (gd - (gd * s).sum(-1, keepdims=True))
+        ddout = (g * (s - labels)).sum(-1)
+        return dlogits, -gd, ddout
 
 
 def _check_sparse(prim, logits, labels):
@@ -197,7 +201,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         loss += 0.0  # no -0.0
         return loss
 
-    def bprop(self, logits, labels, out, dout, needs):
+    def bprop(self, logits, labels, out, dout):
         if self.is_grad:
             raise NotImplementedError("SparseSoftmaxCrossEntropyWithLogits(is_grad=True) returns a gradient and "
                                       "has no bprop of its own; differentiate the is_grad=False form instead")
@@ -205,7 +209,11 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 
 
 class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
-    """Backward kernel: (softmax(logits) - one_hot(labels)) * dout[:, None], shape (N, C)."""
+    """Backward kernel: (softmax(logits) - one_hot(labels)) * dout[:, None], shape (N, C).
+
+    Its own gradient, with s = softmax(logits) and gd = g * dout[:, None]: d/dlogits = s * (gd - sum(gd * s, -1)),
+    d/d(dout) = sum(g * (s - one_hot(labels)), -1); labels get none.
+    """
 
     n_tensors = 3
 
@@ -221,11 +229,11 @@ class SparseSoftmaxCrossEntropyWithLogitsGrad(Primitive):
         g[np.arange(logits.shape[0]), labels] -= 1
         return g * dout[:, None]
 
-    def bprop(self, logits, labels, dout, out, g, needs):
+    def bprop(self, logits, labels, dout, out, g):
         s = instance(Softmax, -1)(logits)
-        gd = F.mul(g, F.reshape(dout, (dout.shape[0], 1)))
-        dlogits = F.mul(s, F.sub(gd, F.reduce_sum(F.mul(gd, s), -1, True)))
-        ddout = F.reduce_sum(F.mul(g, self(logits, labels, F.ones_like(dout))), -1, False)
+        gd = g * dout.reshape((dout.shape[0], 1))
+        dlogits = s * (gd - (gd * s).sum(-1, keepdims=True))
+        ddout = (g * self(logits, labels, op_table.ones_like(dout))).sum(-1)
         return dlogits, None, ddout
 
 
@@ -263,12 +271,12 @@ class BiasAdd(Primitive):
         shape = _channel_shape(ins[1].shape[0], len(ins[0].shape))
         return lambda x, b: x + b.reshape(shape)
 
-    def bprop(self, x, b, out, dout, needs):
-        return dout, (instance(BiasAddGrad, self.data_format)(dout) if needs[1] else None)
+    def bprop(self, x, b, out, dout):
+        return dout, instance(BiasAddGrad, self.data_format)(dout)
 
 
 class BiasAddGrad(Primitive):
-    """Sum of dout over every axis except 1: BiasAdd's bias gradient (shape (C,))."""
+    """Sum of dout over every axis except 1: BiasAdd's bias gradient (shape (C,)).  d/d(dout) = g broadcast back."""
 
     n_tensors = 1
 
@@ -288,8 +296,8 @@ class BiasAddGrad(Primitive):
         axes, dt = (0,) + tuple(range(2, len(ins[0].shape))), ins[0].dtype
         return lambda dout: np.add.reduce(dout, axis=axes, dtype=dt)
 
-    def bprop(self, dout, out, g, needs):
-        return (F.broadcast_to(F.reshape(g, _channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
+    def bprop(self, dout, out, g):
+        return (op_table.broadcast_to(g.reshape(_channel_shape(g.shape[0], len(dout.shape))), _shape(dout)),)
 
 
 # ---- dropout ---------------------------------------------------------------------------------------------------
@@ -326,8 +334,8 @@ class DropoutGenMask(Primitive):
         keep = np.random.random_sample(x.shape) < self.keep_prob
         return keep.astype(x.dtype) * x.dtype.type(1.0 / self.keep_prob)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+    def bprop(self, x, out, dout):
+        return (op_table.zeros_like(x),)
 
 
 class Dropout(Primitive):
@@ -345,7 +353,7 @@ class Dropout(Primitive):
         self._gen = DropoutGenMask(self.keep_prob, Seed0, Seed1)
 
     def __call__(self, x):
-        return F.mul(x, self._gen(x))
+        return op_table.mul(x, self._gen(x))
 
     def infer(self, x):
         return self._gen.infer(x)
@@ -353,13 +361,13 @@ class Dropout(Primitive):
     def compute(self, x):
         return x * self._gen.compute(x)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         raise NotImplementedError("Dropout is recorded as DropoutGenMask and Mul; it is never a node itself")
 
 
 # ---- extras ------------------------------------------------------------------------------------------------------
 class L2Loss(Primitive):
-    """sum(x ** 2) / 2, a scalar (``ops.L2Loss()(x)``).  d/dx = dout * x."""
+    """sum(x ** 2) / 2, a scalar (``ops.L2Loss()(x)``).  d/dx = x * dout."""
 
     n_tensors = 1
 
@@ -370,8 +378,8 @@ class L2Loss(Primitive):
     def compute(self, x):
         return np.asarray(np.sum(np.square(x), dtype=x.dtype) / x.dtype.type(2), x.dtype)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(x, dout),)
+    def bprop(self, x, out, dout):
+        return (x * dout,)
 
 
 # ---- functional forms (MindSpore 2.x's ``mindspore.ops`` signatures) ------------------------------------
@@ -413,7 +421,7 @@ def dropout(input, p=0.5, training=True, seed=None, *, keep_prob=None):
         keep_prob = 1.0 - float(p)
     if not training or keep_prob == 1.0:
         return input
-    return F.mul(input, instance(DropoutGenMask, keep_prob=float(keep_prob))(input))
+    return op_table.mul(input, instance(DropoutGenMask, keep_prob=float(keep_prob))(input))
 
 
 def l2_loss(x):
@@ -423,4 +431,4 @@ def l2_loss(x):
 
 __all__ += ["softmax", "log_softmax", "softmax_cross_entropy", "sparse_softmax_cross_entropy", "bias_add", "dropout",
             "l2_loss"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

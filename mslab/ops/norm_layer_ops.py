@@ -15,7 +15,7 @@
 
 All as observed on MindSpore 2.10 CPU (docs/mindspore_observed/opsthree.md), zeros included.
 """
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops import batch_norm_ops
 
 __all__ = ["LayerNorm", "BatchNorm"]
@@ -39,11 +39,11 @@ class LayerNorm:
                              f"{tuple(x.shape)}, gamma shape: {tuple(gamma.shape)}, beta shape: {tuple(beta.shape)} "
                              f"(both must be x.shape[begin_params_axis:] = {want}).")
         axes = tuple(range(norm_axis, rank))
-        mean = F.reduce_mean(x, axes, True)
-        centered = F.sub(x, mean)
-        variance = F.reduce_mean(F.square(centered), axes, True)
-        y = F.div(centered, F.sqrt(F.add(variance, self.epsilon)))
-        return F.add(F.mul(y, gamma), beta), mean, variance
+        mean = op_table.reduce_mean(x, axes, True)
+        centered = op_table.sub(x, mean)
+        variance = op_table.reduce_mean(op_table.square(centered), axes, True)
+        y = op_table.div(centered, op_table.sqrt(op_table.add(variance, self.epsilon)))
+        return op_table.add(op_table.mul(y, gamma), beta), mean, variance
 
     def __repr__(self):
         return (f"LayerNorm(begin_norm_axis={self.begin_norm_axis}, begin_params_axis={self.begin_params_axis}, "
@@ -64,22 +64,24 @@ class BatchNorm:
     def __call__(self, x, scale, bias, mean, variance):
         if len(x.shape) < 2:
             raise ValueError(f"For 'BatchNorm', the input must be (N, C, ...), but got shape {tuple(x.shape)}.")
-        zeros = F.zeros_like(F.stop_gradient(scale))
+        zeros = op_table.zeros_like(op_table.stop_gradient(scale))
         if self.is_training:
             y = self._train(x, scale, bias, mean, variance)
             axes = (0,) + tuple(range(2, len(x.shape)))
-            data = F.stop_gradient(x)
-            batch_mean = F.reduce_mean(data, axes)
+            data = op_table.stop_gradient(x)
+            batch_mean = op_table.reduce_mean(data, axes)
             stat = (1, x.shape[1]) + (1,) * (len(x.shape) - 2)
-            batch_var = F.reduce_mean(F.square(F.sub(data, F.reshape(batch_mean, stat))), axes)
+            batch_var = op_table.reduce_mean(op_table.square(op_table.sub(data, op_table.reshape(batch_mean, stat))),
+                                             axes)
             return y, zeros, zeros, batch_mean, batch_var
         stat = (1, x.shape[1]) + (1,) * (len(x.shape) - 2)
-        y = F.div(F.sub(x, F.reshape(mean, stat)), F.sqrt(F.add(F.reshape(variance, stat), self.epsilon)))
-        y = F.add(F.mul(y, F.reshape(scale, stat)), F.reshape(bias, stat))
+        y = op_table.div(op_table.sub(x, op_table.reshape(mean, stat)),
+                         op_table.sqrt(op_table.add(op_table.reshape(variance, stat), self.epsilon)))
+        y = op_table.add(op_table.mul(y, op_table.reshape(scale, stat)), op_table.reshape(bias, stat))
         return y, zeros, zeros, zeros, zeros
 
     def __repr__(self):
         return f"BatchNorm(is_training={self.is_training}, epsilon={self.epsilon}, momentum={self.momentum})"
 
 
-F.register(globals(), [])
+op_table.register(globals(), [])

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 
 __all__ = []
 
@@ -27,17 +27,17 @@ def vector_norm(x, ord=2, dim=None, keepdim=False):  # noqa: A002 - MindSpore's 
     """The p-norm of ``x`` over ``dim`` (every axis for None) treated as one vector."""
     axes = _dims(dim, len(x.shape))
     if ord == 2:
-        return F.sqrt(F.reduce_sum(F.square(x), axes, keepdim))
-    a = F.abs(x)
+        return op_table.sqrt(op_table.reduce_sum(op_table.square(x), axes, keepdim))
+    a = op_table.abs(x)
     if ord == math.inf:
-        return F.reduce_max(a, axes, keepdim)
+        return op_table.reduce_max(a, axes, keepdim)
     if ord == -math.inf:
-        return F.reduce_min(a, axes, keepdim)
+        return op_table.reduce_min(a, axes, keepdim)
     if ord == 0:
-        return F.reduce_sum(F.cast(F.not_equal(x, 0.0), x.dtype), axes, keepdim)
+        return op_table.reduce_sum(op_table.cast(op_table.not_equal(x, 0.0), x.dtype), axes, keepdim)
     if ord == 1:
-        return F.reduce_sum(a, axes, keepdim)
-    return F.pow(F.reduce_sum(F.pow(a, float(ord)), axes, keepdim), 1.0 / float(ord))
+        return op_table.reduce_sum(a, axes, keepdim)
+    return op_table.pow(op_table.reduce_sum(op_table.pow(a, float(ord)), axes, keepdim), 1.0 / float(ord))
 
 
 def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: A002 - MindSpore's argument name
@@ -49,10 +49,10 @@ def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: A002 - Mind
         raise NotImplementedError(f"norm: matrix ord={ord!r} needs singular values, which mslab does not compute")
     # ord 1 sums down each column (over the rows), then takes the max over the columns; inf the other way
     inner, outer = (rows, cols) if ord in (1, -1) else (cols, rows)
-    sums = F.reduce_sum(F.abs(x), inner, True)
-    pick = F.reduce_max if ord > 0 else F.reduce_min
+    sums = op_table.reduce_sum(op_table.abs(x), inner, True)
+    pick = op_table.reduce_max if ord > 0 else op_table.reduce_min
     out = pick(sums, outer, True)
-    return out if keepdim else F.squeeze(out, (rows, cols))
+    return out if keepdim else op_table.squeeze(out, (rows, cols))
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002 - MindSpore's argument names
@@ -61,7 +61,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002 - M
     ord None is the 2-norm of every element (a vector) or 'fro' (matrices); see this module's docstring.
     """
     if dtype is not None:
-        A = F.cast(A, dtype)
+        A = op_table.cast(A, dtype)
     nd = len(A.shape)
     two_axes = (dim is not None and not isinstance(dim, int) and len(dim) == 2) or (dim is None and nd == 2)
     if isinstance(ord, str) or (ord is not None and two_axes):
@@ -77,13 +77,13 @@ def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002 - MindSpore's a
     """sum((x - mean)^2) / (n - ddof) over ``axis`` (every axis for None); ddof 0 by default, as MindSpore."""
     axes = _dims(axis, len(input.shape))
     n = int(np.prod([input.shape[a] for a in axes], dtype=np.int64))
-    centred = F.sub(input, F.reduce_mean(input, axes, True))
-    return F.div(F.reduce_sum(F.square(centred), axes, keepdims), float(n - int(ddof)))
+    centred = op_table.sub(input, op_table.reduce_mean(input, axes, True))
+    return op_table.div(op_table.reduce_sum(op_table.square(centred), axes, keepdims), float(n - int(ddof)))
 
 
 def std(input, axis=None, ddof=0, keepdims=False):  # noqa: A002 - MindSpore's argument names
     """sqrt(var(input, axis, ddof)): the standard deviation (ddof 0 by default, as MindSpore)."""
-    return F.sqrt(var(input, axis, ddof, keepdims))
+    return op_table.sqrt(var(input, axis, ddof, keepdims))
 
 
 
@@ -97,8 +97,8 @@ def cdist(x1, x2, p=2.0):
         r = len(x1.shape) - 1
         raise ValueError(f"For Primitive[Cdist], the number of columns of 'x' must be the same as the number of 'y', "
                          f"but got 'x_shape[{r}]': {x1.shape[-1]} and 'y_shape[{r}]': {x2.shape[-1]}")
-    diff = F.sub(F.expand_dims(x1, -2), F.expand_dims(x2, -3))
+    diff = op_table.sub(op_table.expand_dims(x1, -2), op_table.expand_dims(x2, -3))
     return vector_norm(diff, ord=float(p), dim=-1)
 
 __all__ += ["cdist", "vector_norm", "matrix_norm", "norm", "var", "std"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

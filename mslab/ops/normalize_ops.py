@@ -11,7 +11,7 @@ and mslab does the same). clip_by_global_norm is composed of reductions and arit
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
@@ -54,11 +54,11 @@ class L2Normalize(Primitive):
         sq = np.sum(np.square(x), axis=self.axis, keepdims=True)
         return (x / np.sqrt(np.maximum(sq, x.dtype.type(self.epsilon)))).astype(x.dtype)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         axis = (self.axis % len(x.shape),)
-        along = F.reduce_sum(F.mul(dout, out), axis, True)
-        norm = F.maximum(F.sqrt(F.reduce_sum(F.square(x), axis, True)), self.epsilon)
-        return (F.div(F.sub(dout, F.mul(out, along)), norm),)
+        along = (dout * out).sum(axis, keepdims=True)
+        norm = op_table.maximum(x.square().sum(axis, keepdims=True).sqrt(), self.epsilon)
+        return ((dout - out * along) / norm,)
 
 
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
@@ -80,12 +80,13 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     acc = mstype.float64 if any(t.dtype == mstype.float64 for t in xs) else mstype.float32
     total = None
     for t in xs:
-        s = F.cast(F.reduce_sum(F.square(t), (), False), acc)
-        total = s if total is None else F.add(total, s)
-    norm = F.maximum(F.sqrt(total), float(clip_norm))
-    out = tuple(F.cast(F.div(F.mul(t, float(clip_norm)), F.cast(norm, t.dtype)), t.dtype) for t in xs)
+        s = op_table.cast(op_table.reduce_sum(op_table.square(t), (), False), acc)
+        total = s if total is None else op_table.add(total, s)
+    norm = op_table.maximum(op_table.sqrt(total), float(clip_norm))
+    out = tuple(op_table.cast(op_table.div(op_table.mul(t, float(clip_norm)), op_table.cast(norm, t.dtype)), t.dtype)
+                for t in xs)
     return out[0] if single else out
 
 
 __all__ += ["clip_by_global_norm"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ modes, the copies' gradients added back onto the elements they copied.
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 
 __all__ = ["Pad", "MirrorPad"]
@@ -17,7 +17,7 @@ PAD_MODES = ("constant", "reflect", "replicate", "circular", "symmetric")
 
 def _along(x, axis, part):
     """``x[:, ..., part, ...]`` with ``part`` (a slice) on ``axis``."""
-    return F.getitem(x, (slice(None),) * axis + (part,))
+    return op_table.getitem(x, (slice(None),) * axis + (part,))
 
 
 def _edge_parts(x, axis, before, after, mode):
@@ -39,7 +39,7 @@ def _edge_parts(x, axis, before, after, mode):
     else:  # replicate: the edge element, repeated
         shape = tuple(x.shape)
         edge = [_along(x, axis, slice(i, i + 1)) for i in (0, n - 1)]
-        return [F.broadcast_to(e, shape[:axis] + (c,) + shape[axis + 1:]) if c else None
+        return [op_table.broadcast_to(e, shape[:axis] + (c,) + shape[axis + 1:]) if c else None
                 for e, c in zip(edge, (before, after))]
     return [_along(x, axis, first) if before else None, _along(x, axis, last) if after else None]
 
@@ -55,12 +55,12 @@ def pad_axis(x, axis, before, after, mode="constant", value=0):
         before, after = max(before, 0), max(after, 0)
     if mode == "constant":
         shape = tuple(x.shape)
-        parts = [F.fill(x.dtype, shape[:axis] + (c,) + shape[axis + 1:], value) if c else None
+        parts = [op_table.fill(x.dtype, shape[:axis] + (c,) + shape[axis + 1:], value) if c else None
                  for c in (before, after)]
     else:
         parts = _edge_parts(x, axis, before, after, mode)
     pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
-    return F.concat(pieces, axis) if len(pieces) > 1 else x
+    return op_table.concat(pieces, axis) if len(pieces) > 1 else x
 
 
 class Pad:
@@ -161,4 +161,4 @@ def pad(input_x, padding, mode="constant", value=None):
 
 
 __all__ += ["pad", "pad_axis"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -4,10 +4,9 @@ Each backward is a primitive of its own (``MaxPoolGrad``, ``AvgPoolGrad``), as i
 backward graph shows them as nodes. The numpy kernels (strided windows) live in ``conv_kernels``; the
 geometry (padding, output size) is worked out once per node at compile time.
 """
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops import conv_kernels as K
 from mslab.ops.primitive import Primitive, check_float, hashable, instance
-from mslab.ops.unary_ops import ReluGrad, keep_where
 
 __all__ = [
     "AvgPool",
@@ -84,7 +83,7 @@ class MaxPool(_PoolBase):
         (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
         return lambda x: K.max_pool(x, ks, st, pads, out_hw)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (self._sibling(MaxPoolGrad)(x, out, dout),)
 
 
@@ -108,22 +107,7 @@ class MaxPoolGrad(_PoolBase):
         (pads, out_hw), ks, st = self._geometry(tuple(ins[0].shape)), self.kernel_size, self.strides
         return lambda x, out, dout: K.max_pool_grad(x, out, dout, ks, st, pads, out_hw)
 
-    def kernel_through(self, ins, user):
-        """GRAPH-mode fusion (``runtime.fusion``) with ``user``, the ReluGrad of the ReLU whose output x was pooled.
-
-        Where windows do not overlap, each input gets one window's dout (where it holds the window's maximum) or
-        +0, and the ReLU mask keeps a routed input iff x > 0, that is iff its window's maximum is > 0: so the
-        mask goes onto dout, a quarter of the size for 2x2 windows, and the full-size ReluGrad pass disappears.
-        Bit for bit the two nodes' result.
-        """
-        x = ins[0]
-        (pads, out_hw), ks, st = self._geometry(tuple(x.shape)), self.kernel_size, self.strides
-        if (not isinstance(user.prim, ReluGrad) or user.inputs[1] is not x or any(pads) or st[0] < ks[0]
-                or st[1] < ks[1] or not K.bitwise_routing(x.dtype) or ins[2].dtype != x.dtype):
-            return None
-        return lambda x, out, dout: K.max_pool_grad(x, out, keep_where(out > 0, dout), ks, st, pads, out_hw)
-
-    def bprop(self, x, out, dout, o, g, needs):
+    def bprop(self, x, out, dout, o, g):
         return None, None, self._sibling(MaxPoolGradGrad)(x, out, g)
 
 
@@ -142,7 +126,7 @@ class MaxPoolGradGrad(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.max_pool_grad_grad(x, out, grad, self.kernel_size, self.strides, pads, out_hw)
 
-    def bprop(self, x, out, grad, o, g, needs):
+    def bprop(self, x, out, grad, o, g):
         return None, None, self._sibling(MaxPoolGrad)(x, out, g)
 
 
@@ -162,7 +146,7 @@ class AvgPool(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.avg_pool(x, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (self._sibling(AvgPoolGrad)(x, out, dout),)
 
 
@@ -181,7 +165,7 @@ class AvgPoolGrad(_PoolBase):
         pads, out_hw = self._geometry(x.shape)
         return K.avg_pool_grad(x.shape, dout, self.kernel_size, self.strides, pads, out_hw, self.pad_mode == "pad")
 
-    def bprop(self, x, out, dout, o, g, needs):
+    def bprop(self, x, out, dout, o, g):
         return None, None, self._sibling(AvgPool)(g)
 
 
@@ -215,4 +199,4 @@ def avg_pool2d(x, kernel_size=1, stride=1, padding=0, pad_mode="valid"):
 
 
 __all__ += ["max_pool2d", "avg_pool2d"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

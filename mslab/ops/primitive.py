@@ -5,84 +5,108 @@ A primitive is data with rules attached (as in JAX):
 * ``compute(*inputs)``: numpy arrays (and constant attributes) in, one numpy array out;
 * ``infer(*inputs)``: the same call on *abstract* inputs (anything with ``.shape`` and numpy
   ``.dtype``), returning ``(shape, dtype)`` or raising a clear error;
-* ``bprop(*inputs, out, dout, needs)``: the gradient of each input, written with mslab ops (never raw
-  numpy), so the same rule runs eagerly in PYNATIVE mode and is traced into backward nodes in GRAPH
-  mode. ``needs`` has one bool per input, True where that input's gradient is wanted: a rule may return
-  None for the others instead of computing them (Conv2D skips the image batch's gradient).
+* ``bprop(*inputs, out, dout)``: the gradient of each input (None where none flows), written with mslab
+  ops and Tensor operators (never raw numpy), so the same rule runs eagerly in PYNATIVE mode and is
+  traced into backward nodes in GRAPH mode. A rule gives gradients in the shape it computes them:
+  autodiff sums a broadcast input's gradient back to its shape, and drops gradients nobody needs. A
+  rule that can skip real work declares ``needs`` (``bprop(*inputs, out, dout, needs)``, one bool per
+  input, True where that input's gradient is wanted) and returns None for the others (Conv2D skips the
+  image batch's gradient).
 
 Calling a primitive dispatches on the recording state: while GRAPH mode traces, the call becomes a
 node; otherwise it runs now, and PYNATIVE tapes (opened by ``GradOperation``) record it.
 """
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
 import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError, OpError, OpTypeError
 from mslab.core.fp_warnings import quiet_kernels
-from mslab.core.op_registry import F
+from mslab.core.freeze import freeze
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import cell_description
-
-_new_object = object.__new__
 
 
 class Primitive:
     """Base class of all operators (``mindspore.ops.Primitive``).
 
-    Subclasses set ``n_tensors`` (how many leading arguments are tensors; ``None`` means all) and
-    ``lift_scalars`` (those arguments may be Python numbers, converted with MindSpore's promotion),
-    and define compute / infer / bprop. ``side_effect = True`` marks ops such as Assign that write
-    to a Parameter: passes never remove or merge them.
+    Subclasses define compute / infer / bprop (and optionally kernel, kernel_with, prepare) and set the flags
+    declared below, each with its default and its meaning: the engine reads them as plain attributes, so
+    this block is the whole vocabulary a primitive may speak (as JAX's ``Primitive`` declares its own).
 
     Mixed precision: inside a Cell set with ``to_float(float16)`` each primitive first casts its
     floating-point tensor inputs (parameters included) to float16, as MindSpore 2.10's PYNATIVE mode does
     (observed on CPU). Cast itself and ops with side effects (Assign to a Parameter) are left alone.
     """
 
-    n_tensors = None
-    lift_scalars = False
-    _default_prepare = True  # set per subclass (__init_subclass__)
-    tuple_index = None  # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks
-    side_effect = False
-    differentiable = True
+    # ---- what a primitive may declare (subclasses override these class attributes) -------------------------
+    # How many leading arguments are tensors (the rest are constant attributes given at call time); None: all.
+    n_tensors: int | None = None
+    # Whether those tensor arguments may be Python numbers, lifted to tensors with MindSpore's dtype promotion.
+    lift_scalars: bool = False
+    # TupleGetItem (autodiff.control_flow): which element of a tuple value it picks; None for every other op.
+    tuple_index: int | None = None
+    # Writes to a Parameter (Assign, ApplyMomentum): passes never remove, fold or merge it, and it runs in order.
+    side_effect: bool = False
+    # False: no gradient flows through this op (Eye, OnesLike, random draws): autodiff never calls its bprop.
+    differentiable: bool = True
+    # False: the op may give a different result on each call (random draws, a user's Python function), so
+    # passes never merge two calls of it and the executor never folds it at compile time.
+    deterministic: bool = True
+    # Runs on the host as JIT Fallback (MindSpore's PyExecute): its output value, and every op reading it, is
+    # marked ``host``; gradients stop there.
+    runs_on_host: bool = False
+    # A collective communication op (AllReduce, AllGather, ...): the graph views draw it in its own style.
+    communication: bool = False
+    # Control flow (If, While, WhileGrad) and a Cell with its own bprop: the ``(label, Graph)`` pairs the
+    # node runs; the IR printer nests them under the node, passes optimise them too. Empty for other ops.
+    subgraphs: tuple = ()
+    # An op whose output is a tuple (If, While): ``[(shape, dtype)]`` of each element; None: one tensor.
+    parts: list | None = None
     # Whether a PYNATIVE step's backward through this op may be traced once and replayed as a compiled graph
-    # (mslab.runtime.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
+    # (mslab.fast.backward_replay): its bprop is mslab ops on its inputs, output and dout, and nothing else.
     # False for ops whose backward calls back into Python each step, and for Primitives defined outside mslab.
-    bprop_replayable = True
-    # whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
-    # (BatchNorm: x, scale, bias, not the moving statistics it writes in place)
-    mixed_precision = True
+    bprop_replayable: bool = True
+    # Whether a to_float Cell casts this op's inputs (False: Cast itself), or how many leading inputs it casts
+    # (BatchNorm: x, scale, bias, not the moving statistics it writes in place).
+    mixed_precision: bool | int = True
 
-    def __init__(self, **attrs):
+    def __init__(self, **attrs: Any) -> None:
         self.attrs = attrs
         for k, v in attrs.items():
             setattr(self, k, v)
 
     @property
-    def name(self):
+    def name(self) -> str:
         return type(self).__name__
 
-    def key(self):
-        """What makes two calls of this op kind the same computation (for CSE)."""
-        return (type(self), tuple(sorted((k, _freeze(v)) for k, v in self.attrs.items())))
+    def key(self) -> tuple:
+        """What makes two calls of this op kind the same computation (for CSE): its class and its attributes,
+        frozen (``mslab.core.freeze``; TypeError if an attribute has no frozen form)."""
+        return (type(self), tuple(sorted((k, freeze(v)) for k, v in self.attrs.items())))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"{self.name}({attrs})" if attrs else self.name
 
     # ---- rules (subclasses) -----------------------------------------------------------------
-    def compute(self, *args):
+    def compute(self, *args: Any) -> np.ndarray:
         raise NotImplementedError(f"{self.name} has no compute rule")
 
-    def infer(self, *args):
+    def infer(self, *args: Any) -> tuple[Any, np.dtype]:
         raise NotImplementedError(f"{self.name} has no shape/dtype inference rule")
 
-    def bprop(self, *args, needs):
+    def bprop(self, *args: Any) -> Sequence[Tensor | None]:
         raise NotImplementedError(
             f"{self.name} has no bprop rule, so gradients cannot flow through it; "
             f"use ops.stop_gradient around it if its gradient is not needed")
 
-    def kernel(self, ins):
+    def kernel(self, ins: Sequence[Any]) -> Callable[..., np.ndarray] | None:
         """Compile-time specialisation for GRAPH mode's executor (optional).
 
         ``ins`` are a node's inputs: abstract values (``.shape``, numpy ``.dtype``) for tensors and the
@@ -93,35 +117,45 @@ class Primitive:
         """
         return None
 
-    def prepare(self, args):
+    def kernel_with(self, compile_graph: Callable[[Any], Callable]) -> Callable | None:
+        """The kernel of a node that runs subgraphs (If, While), with each subgraph compiled by the executor's
+        ``compile_graph(graph) -> run(arrays) -> arrays``; None (the default) for an op without subgraphs."""
+        return None
+
+    def prepare(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """Normalise call arguments before recording or running (lift Python scalars to tensors)."""
-        if self.lift_scalars:
-            return lift_scalars(args, self.n_tensors)
-        return args
+        return lift_scalars(args, self.n_tensors) if self.lift_scalars else args
 
     # ---- dispatch ---------------------------------------------------------------------------
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # Whether ``prepare`` is the default one: then __call__ calls lift_scalars itself, or nothing at all.
-        cls._default_prepare = cls.prepare is Primitive.prepare
         if "bprop_replayable" not in cls.__dict__ and not cls.__module__.startswith("mslab."):
             cls.bprop_replayable = False  # a user's bprop may do anything (print, count, read a global)
 
-    # Every eager op runs this, so it is written for speed: no call that can be skipped is made.
-    def __call__(self, *args):
+    def __call__(self, *args: Any) -> Tensor:
+        """Apply the op: while GRAPH mode traces, record a node; otherwise compute now and let tapes record it."""
         if state.mixed_precision:
-            mp = self.mixed_precision
-            if mp and (mp is not True or not self.side_effect):
-                # before prepare: its dtype promotion would cast an input again, outside the per-call cache
-                n = len(args) if mp is True else mp
-                args = to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
-        if not self._default_prepare:
-            args = self.prepare(args)
-        elif self.lift_scalars:
-            args = lift_scalars(args, self.n_tensors)
-        tracer = state.tracer
-        if tracer is not None:
-            return tracer.record(self, args)
+            args = self._cast_for_mixed_precision(args)
+        args = self.prepare(args)
+        if state.tracer is not None:
+            return state.tracer.record(self, args)
+        out = Tensor._wrap(self.run(args))
+        for tape in state.tapes:
+            tape.record(self, args, out)
+        return out
+
+    def _cast_for_mixed_precision(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Inside a ``to_float`` Cell: the inputs this op casts (``mixed_precision``), cast. Done before ``prepare``,
+        whose dtype promotion would cast an input again, outside the per-call cache."""
+        mp = self.mixed_precision
+        if not mp or (mp is True and self.side_effect):
+            return args
+        n = len(args) if mp is True else mp
+        return to_mixed_precision(args[:n], *state.mixed_precision[-1]) + tuple(args[n:])
+
+    def run(self, args: Sequence[Any]) -> np.ndarray:
+        """``compute`` on the arguments' arrays, once ``infer`` has checked them: a numpy array. A failure is
+        raised as an error naming this op, the Cell running it and the input shapes (``error``)."""
         vals = [a._data if isinstance(a, Tensor) else a for a in args]
         try:
             self.infer(*vals)
@@ -132,16 +166,9 @@ class Primitive:
                     out = self.compute(*vals)
         except Exception as e:
             raise self.error(args, e) from None
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)
-        t = _new_object(Tensor)  # Tensor._wrap(out), inlined
-        t._data = out
-        t._sym = None
-        for tape in state.tapes:
-            tape.record(self, args, t)
-        return t
+        return out if type(out) is np.ndarray else np.asarray(out)
 
-    def error(self, args, exc):
+    def error(self, args: Any, exc: Exception) -> Exception:
         """Re-raise a failure as an error naming this op, the Cell running it and the input shapes."""
         if any(isinstance(a, Tensor) and a._data is None for a in args) and state.tracer is None:
             return GraphModeError(
@@ -158,7 +185,7 @@ class Primitive:
         return cls(msg)
 
 
-def to_mixed_precision(args, dtype, casts):
+def to_mixed_precision(args: Any, dtype: np.dtype, casts: dict) -> tuple:
     """``args`` with each floating-point Tensor cast to ``dtype`` (a numpy dtype); the rest unchanged.
 
     ``casts`` remembers the casts made during this Cell call: a tensor used by several ops is cast once,
@@ -170,28 +197,18 @@ def to_mixed_precision(args, dtype, casts):
         if isinstance(a, Tensor) and a._np_dtype.kind == "f" and a._np_dtype != dtype:
             hit = casts.get(id(a))
             if hit is None or hit[0] is not a:
-                hit = casts[id(a)] = (a, F.cast(a, dtype))  # keeps ``a`` alive, so its id is not reused
+                hit = casts[id(a)] = (a, op_table.cast(a, dtype))  # keeps ``a`` alive, so its id is not reused
             a = hit[1]
         out.append(a)
     return tuple(out)
 
 
-def _describe(t):
+def _describe(t: Tensor) -> str:
     return f"{t.dtype}{list(t.shape)}"
 
 
-def _freeze(v):
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
-    if isinstance(v, np.ndarray):
-        return (v.dtype.str, v.shape, v.tobytes())
-    return v
-
-
 # ---- dtype promotion for Python scalars and mixed tensors (MindSpore's implicit conversion) ------
-def scalar_dtype(value, ref):
+def scalar_dtype(value: Any, ref: np.dtype | None) -> np.dtype:
     """The dtype a Python scalar takes next to a tensor of numpy dtype ``ref`` (None: no tensor)."""
     if isinstance(value, (bool, np.bool_)):
         return ref if ref is not None else np.dtype(np.bool_)
@@ -204,7 +221,7 @@ def scalar_dtype(value, ref):
     return np.dtype(np.float32)
 
 
-def promote(a, b):
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     """MindSpore's promotion of two tensor dtypes: a float wins over ints; otherwise the wider type."""
     if a == b:
         return a
@@ -218,7 +235,7 @@ def promote(a, b):
     return np.promote_types(a, b)
 
 
-def lift_scalars(args, n):
+def lift_scalars(args: Any, n: int | None) -> tuple:
     """Turn Python numbers among the first ``n`` arguments into tensors and cast tensors to one dtype."""
     n = len(args) if n is None else n
     if n == 2 and len(args) >= 2:
@@ -240,7 +257,7 @@ def lift_scalars(args, n):
         a = args[i]
         if isinstance(a, Tensor):
             if ref is not None and a._np_dtype != ref:
-                out[i] = F.cast(a, ref)
+                out[i] = op_table.cast(a, ref)
         elif isinstance(a, np.ndarray):
             out[i] = Tensor._wrap(a.astype(ref) if ref is not None else a)
         elif isinstance(a, (int, float, bool, np.number, np.bool_)):
@@ -250,19 +267,19 @@ def lift_scalars(args, n):
     return tuple(out)
 
 
-def np_dtype(dtype):
+def np_dtype(dtype: Any) -> np.dtype:
     """numpy dtype of an mslab dtype / numpy dtype / Python type."""
     return mstype.to_numpy(dtype)
 
 
-def check_float(prim, *vals):
+def check_float(prim: Primitive, *vals: Any) -> None:
     """Raise a TypeError if any input is not floating point (for ops such as exp, log, softmax)."""
     for v in vals:
         if v.dtype.kind != "f":
             raise TypeError(f"{prim.name} needs a floating-point input, got {mstype.from_numpy(v.dtype)}")
 
 
-def check_same_dtype(prim, *vals):
+def check_same_dtype(prim: Primitive, *vals: Any) -> np.dtype:
     first = vals[0].dtype
     for v in vals:
         if v.dtype != first:
@@ -276,7 +293,7 @@ def check_same_dtype(prim, *vals):
     return vals[0].dtype
 
 
-def broadcast_shape(prim, *shapes):
+def broadcast_shape(prim: Primitive, *shapes: Any) -> tuple[int, ...]:
     """numpy broadcasting of shapes, with an error that names the op and both shapes."""
     if len(shapes) == 2:  # the common case, without np.broadcast_shapes' overhead (every eager op pays it)
         a, b = tuple(shapes[0]), tuple(shapes[1])
@@ -303,35 +320,35 @@ def broadcast_shape(prim, *shapes):
     except ValueError:
         raise ValueError(f"shapes {' and '.join(str(tuple(s)) for s in shapes)} cannot be broadcast together") from None
 
-def write_in_place(target, value):
+def write_in_place(target: np.ndarray, value: Any) -> None:
     """Copy ``value`` into the array ``target`` (a Parameter's), journaled first (``core.state.before_write``) so an
     all-or-nothing training step that fails later can put the old contents back."""
     state.before_write(target)
     np.copyto(target, value, casting="unsafe")
 
 
-def subtract_in_place(target, value):
+def subtract_in_place(target: np.ndarray, value: Any) -> None:
     """``target -= value`` on a Parameter's array, journaled first (as ``write_in_place``): the numbers of
     ``write_in_place(target, target - value)`` without the temporary array and the copy."""
     state.before_write(target)
     np.subtract(target, value, out=target, casting="unsafe")
 
 
-def sum_to(g, shape):
+def sum_to(g: Tensor, shape: Sequence[int]) -> Tensor:
     """Sum gradient ``g`` down to ``shape`` (undo broadcasting); written with mslab ops."""
     shape = tuple(shape)
     if tuple(g.shape) == shape:
         return g
     lead = len(g.shape) - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
-    r = F.reduce_sum(g, axes, False) if axes else g
-    return F.reshape(r, shape) if tuple(r.shape) != shape else r
+    r = op_table.reduce_sum(g, axes, False) if axes else g
+    return op_table.reshape(r, shape) if tuple(r.shape) != shape else r
 
 
-_instances = {}
+_instances: dict[tuple, Primitive] = {}
 
 
-def instance(cls, *args, **attrs):
+def instance(cls: type[Primitive], *args: Any, **attrs: Any) -> Primitive:
     """The one instance of primitive ``cls`` with these attributes (functional forms reuse it, so calling
     ``ops.reduce_sum(x, axis, keep_dims)`` costs no more than calling a primitive made once)."""
     key = (cls, args, tuple(sorted(attrs.items()))) if attrs else (cls, args)
@@ -341,12 +358,12 @@ def instance(cls, *args, **attrs):
     return p
 
 
-def hashable(v):
+def hashable(v: Any) -> Any:
     """A list attribute as a tuple (attributes are cache keys)."""
     return tuple(v) if isinstance(v, list) else v
 
 
-def normalize_axis(axis, ndim, op_name="op"):
+def normalize_axis(axis: Any, ndim: int, op_name: str = "op") -> tuple[int, ...]:
     """Axis or tuple of axes to a sorted tuple of non-negative ints; () means every axis."""
     if axis is None or axis == ():
         return tuple(range(ndim))
@@ -367,17 +384,18 @@ def normalize_axis(axis, ndim, op_name="op"):
 class _ConstexprOp:
     """What ``@constexpr`` makes of a function: calling it calls the function on the (constant) arguments."""
 
-    def __init__(self, fn, name=None):
+    def __init__(self, fn: Callable, name: str | None = None) -> None:
         self.fn, self.name = fn, name or getattr(fn, "__name__", "constexpr")
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Prim[{self.name}]<constexpr_prim=True>"
 
 
-def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str | None = None,
+              reuse_result: bool = True, check: bool = True) -> Any:
     """``ops.constexpr``: a decorator for functions of constants (shapes, axes, numbers) used inside construct.
 
     MindSpore runs such a function while compiling a graph, on the constant values of its arguments, and puts
@@ -385,12 +403,12 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
     so the function simply runs, in both modes, on the values it is given. ``get_instance=False`` gives the
     operator's class instead of an instance; ``reuse_result`` and ``check`` are accepted and have no effect.
     """
-    def decorate(f):
+    def decorate(f: Callable) -> Any:
         if get_instance:
             return _ConstexprOp(f, name)
 
         class ProxyOp(_ConstexprOp):
-            def __init__(self):
+            def __init__(self) -> None:
                 super().__init__(f, name)
         return ProxyOp
     return decorate(fn) if fn is not None else decorate

@@ -16,7 +16,7 @@ gradient. (``ops.Randperm``, which has no CPU kernel in MindSpore 2.10, is in de
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import instance
 from mslab.ops.random_ops import StandardNormal, UniformInt, UniformReal, _check_shape, _Random, _size
@@ -81,9 +81,9 @@ def rand(*size, dtype=None, seed=None):
     dtype = _float_dtype("rand", dtype)
     shape = _size("rand", size)
     if 0 in shape:  # MindSpore gives an empty tensor (UniformReal itself refuses 0)
-        return F.zeros(shape, dtype)
+        return op_table.zeros(shape, dtype)
     out = instance(UniformReal, seed=seed or 0, seed2=0)(shape)
-    return out if dtype == mstype.float32 else F.cast(out, dtype)
+    return out if dtype == mstype.float32 else op_table.cast(out, dtype)
 
 
 def randint(low, high, size, seed=None, *, dtype=None):
@@ -98,7 +98,7 @@ def randint(low, high, size, seed=None, *, dtype=None):
     dtype = mstype.int64 if dtype is None else dtype
     out = instance(UniformInt, seed=seed or 0, seed2=0)(size, Tensor(int(low), mstype.int32),
                                                           Tensor(int(high), mstype.int32))
-    return out if dtype == mstype.int32 else F.cast(out, dtype)
+    return out if dtype == mstype.int32 else op_table.cast(out, dtype)
 
 
 def standard_normal(shape, seed=None):
@@ -109,7 +109,7 @@ def standard_normal(shape, seed=None):
 def randperm(n, seed=0, offset=0, dtype=mstype.int64):
     """A random permutation of ``0, ..., n - 1`` (``n > 0``), Int64 unless ``dtype``."""
     out = instance(RandpermV2, seed=seed or 0, seed2=offset or 0)(n)
-    return out if dtype == mstype.int64 else F.cast(out, dtype)
+    return out if dtype == mstype.int64 else op_table.cast(out, dtype)
 
 
 def multinomial(input, num_samples, replacement=True, seed=None):  # noqa: A002 - MindSpore's argument name
@@ -123,4 +123,4 @@ def multinomial(input, num_samples, replacement=True, seed=None):  # noqa: A002 
 
 
 __all__ += ["rand", "randint", "standard_normal", "randperm", "multinomial"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -27,7 +27,7 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core import seed as _seed
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, instance
 
@@ -88,8 +88,9 @@ class _Random(Primitive):
             self._rng = np.random.default_rng([self.seed, self.seed2, _seed.get_seed() or 0])
         return self._rng
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class StandardNormal(_Random):
@@ -150,9 +151,9 @@ def randn(*size, dtype=None, seed=None):
         raise ValueError(f"For 'randn', the 'dtype' must be a float type, but got {dtype}.")
     shape = _size("randn", size)
     if 0 in shape:  # MindSpore gives an empty tensor (StandardNormal itself refuses 0)
-        return F.zeros(shape, dtype)
+        return op_table.zeros(shape, dtype)
     out = instance(StandardNormal, seed=seed or 0, seed2=0)(shape)
-    return out if dtype == mstype.float32 else F.cast(out, dtype)
+    return out if dtype == mstype.float32 else op_table.cast(out, dtype)
 
 
 def _as_tensor(v):
@@ -165,8 +166,8 @@ def normal(shape, mean, stddev, seed=None):
     dtype = mean.dtype if mean.dtype.is_float else mstype.float32
     out_shape = broadcast_shape(instance(StandardNormal), tuple(shape), tuple(mean.shape), tuple(stddev.shape))
     z = instance(StandardNormal, seed=seed or 0, seed2=0)(out_shape)
-    z = z if dtype == mstype.float32 else F.cast(z, dtype)
-    return F.add(F.mul(z, F.cast(stddev, dtype)), F.cast(mean, dtype))
+    z = z if dtype == mstype.float32 else op_table.cast(z, dtype)
+    return op_table.add(op_table.mul(z, op_table.cast(stddev, dtype)), op_table.cast(mean, dtype))
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
@@ -184,8 +185,8 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
         return instance(UniformInt, seed=seed or 0, seed2=0)(tuple(shape), minval, maxval)
     out_shape = broadcast_shape(instance(UniformReal), tuple(shape), tuple(minval.shape), tuple(maxval.shape))
     u = instance(UniformReal, seed=seed or 0, seed2=0)(out_shape)
-    return F.add(F.mul(u, F.sub(maxval, minval)), minval)
+    return op_table.add(op_table.mul(u, op_table.sub(maxval, minval)), minval)
 
 
 __all__ += ["randn", "normal", "uniform"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

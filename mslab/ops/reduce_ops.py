@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance, normalize_axis, np_dtype
 
@@ -69,7 +69,7 @@ class _Reduce(Primitive):
 
     def _spread(self, x, axis, dout, axes=None):
         """dout broadcast back to x's shape (``axes``: the normalised axes, when the caller has them)."""
-        return F.broadcast_to(F.reshape(dout, _kept_shape(x, axis, axes)), tuple(x.shape))
+        return op_table.broadcast_to(op_table.reshape(dout, _kept_shape(x, axis, axes)), tuple(x.shape))
 
 
 class ReduceSum(_Reduce):
@@ -83,7 +83,7 @@ class ReduceSum(_Reduce):
         axes, keep, dt = _static_axes(ins), self.keep_dims, ins[0].dtype
         return lambda x: np.asarray(np.sum(x, axis=axes, keepdims=keep, dtype=dt))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         return self._spread(x, axis, dout), None
 
 
@@ -97,10 +97,10 @@ class ReduceMean(_Reduce):
         axes, keep = _static_axes(ins), self.keep_dims
         return lambda x: _mean(x, axes, keep)
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
         count = math.prod(x.shape[i] for i in axes)
-        return self._spread(x, axis, F.div(dout, float(count)), axes), None
+        return self._spread(x, axis, dout / float(count), axes), None
 
 
 def _mean(x, axes, keep):
@@ -125,22 +125,22 @@ class ReduceProd(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(np.prod(x, axis=axes, keepdims=self.keep_dims, dtype=x.dtype))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         axes = normalize_axis(axis, len(x.shape))
         kept = [i for i in range(len(x.shape)) if i not in axes]
         perm = tuple(kept) + axes
-        moved = F.transpose(x, perm) if perm != tuple(range(len(perm))) else x
+        moved = op_table.transpose(x, perm) if perm != tuple(range(len(perm))) else x
         rest = tuple(x.shape[i] for i in kept)
         n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
         if n == 0:
-            return F.zeros_like(x), None
-        rows = F.broadcast_to(F.reshape(moved, rest + (1, n)), rest + (n, n))
+            return op_table.zeros_like(x), None
+        rows = op_table.broadcast_to(op_table.reshape(moved, rest + (1, n)), rest + (n, n))
         eye = Tensor._wrap(np.eye(n, dtype=np.bool_))
-        others = F.reduce_prod(F.select(eye, F.ones_like(rows), rows), -1, False)
-        others = F.reshape(others, tuple(x.shape[i] for i in perm))
+        others = op_table.reduce_prod(op_table.select(eye, op_table.ones_like(rows), rows), -1, False)
+        others = op_table.reshape(others, tuple(x.shape[i] for i in perm))
         inverse = tuple(int(i) for i in np.argsort(perm))
-        others = F.transpose(others, inverse) if perm != tuple(range(len(perm))) else others
-        return F.mul(others, self._spread(x, axis, dout)), None
+        others = op_table.transpose(others, inverse) if perm != tuple(range(len(perm))) else others
+        return others * self._spread(x, axis, dout), None
 
 
 class _ReduceExtreme(_Reduce):
@@ -158,11 +158,11 @@ class _ReduceExtreme(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
-    def bprop(self, x, axis, out, dout, needs):
+    def bprop(self, x, axis, out, dout):
         kept = _kept_shape(x, axis)
-        hit = F.cast(F.equal(x, F.reshape(out, kept)), x.dtype)
-        count = F.reduce_sum(hit, axis, True)
-        return F.div(F.mul(hit, F.reshape(dout, kept)), count), None
+        hit = op_table.cast(x == out.reshape(kept), x.dtype)
+        count = op_table.reduce_sum(hit, axis, True)
+        return hit * dout.reshape(kept) / count, None
 
 
 class ReduceMax(_ReduceExtreme):
@@ -190,8 +190,8 @@ class _ReduceLogical(_Reduce):
         axes = normalize_axis(axis, x.ndim)
         return np.asarray(type(self)._np(x, axis=axes, keepdims=self.keep_dims))
 
-    def bprop(self, x, axis, out, dout, needs):
-        return F.zeros_like(x), None
+    def bprop(self, x, axis, out, dout):
+        return op_table.zeros_like(x), None
 
 
 class ReduceAll(_ReduceLogical):
@@ -239,8 +239,8 @@ class Argmax(Primitive):
     def compute(self, x):
         return np.asarray(type(self)._np(x, axis=self._axis(x)), np_dtype(self.output_type))
 
-    def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+    def bprop(self, x, out, dout):
+        return (op_table.zeros_like(x),)
 
 
 class Argmin(Argmax):
@@ -265,7 +265,7 @@ class ArgMaxWithValue:
         index = instance(self._arg, self.axis, mstype.int32)(x)
         value = instance(self._reduce, self.keep_dims)(x, self.axis)
         if self.keep_dims:
-            index = F.expand_dims(index, self.axis)
+            index = op_table.expand_dims(index, self.axis)
         return index, value
 
     def __repr__(self):
@@ -316,10 +316,10 @@ def reduce_any(x, axis=(), keep_dims=False):
 
 def _arg_extreme(cls, x, axis, keepdims):
     if axis is None:
-        out = instance(cls, 0, mstype.int64)(F.reshape(x, (-1,)))
-        return F.reshape(out, (1,) * len(x.shape)) if keepdims else out
+        out = instance(cls, 0, mstype.int64)(op_table.reshape(x, (-1,)))
+        return op_table.reshape(out, (1,) * len(x.shape)) if keepdims else out
     out = instance(cls, int(axis), mstype.int64)(x)
-    return F.expand_dims(out, axis) if keepdims else out
+    return op_table.expand_dims(out, axis) if keepdims else out
 
 
 def argmax(x, axis=None, keepdims=False):
@@ -344,14 +344,14 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002 - Min
     if dtype is None and input.dtype.np.kind in "biu":
         dtype = mstype.int64
     if dtype is not None:
-        input = F.cast(input, dtype)
+        input = op_table.cast(input, dtype)
     return reduce_sum(input, _dim(dim), keepdim)
 
 
 def prod(input, dim=None, keepdim=False, dtype=None):  # noqa: A002 - MindSpore's names
     """Product over ``dim`` (every axis for None), optionally cast to ``dtype`` first (``ops.prod``)."""
     if dtype is not None:
-        input = F.cast(input, dtype)
+        input = op_table.cast(input, dtype)
     return reduce_prod(input, _dim(dim), keepdim)
 
 
@@ -370,9 +370,9 @@ def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa:
         raise NotImplementedError("ops.max: 'initial' and 'where' are not supported by mslab")
     if axis is None:
         value = reduce_max(input, (), keepdims)
-        return value, F.zeros(tuple(value.shape), mstype.int64)
+        return value, op_table.zeros(tuple(value.shape), mstype.int64)
     index, value = ArgMaxWithValue(axis, keepdims)(input)
-    return value, F.cast(index, mstype.int64)
+    return value, op_table.cast(index, mstype.int64)
 
 
 def amax(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A002 - MindSpore's names
@@ -385,4 +385,4 @@ def amax(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa
 
 __all__ += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any", "argmax", "argmin",
             "reduce_prod", "sum", "prod", "mean", "max", "amax"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -12,12 +12,12 @@ Each output pixel reads the input along H and W independently, so a resize is on
 ``ops.interpolate`` (interpolate_ops) picks one of them by name. Nearest gathers (its gradient scatter-adds
 dout back); linear, cubic and area are linear maps ``W`` (out x in) per
 axis, out = W_h x W_w^T, whose gradient is the transposed map dx = W_h^T dout W_w. Rules and numbers as
-MindSpore 2.10's CPU kernels (observed; see tests/test_api_randimg_resize.py).
+MindSpore 2.10's CPU kernels (observed; see tests/ops/test_resize_ops.py).
 """
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, check_float, hashable, instance
 
@@ -141,7 +141,7 @@ class ResizeNearestNeighbor(Primitive):
         rows, cols = self.index(x.shape[2:])
         return np.ascontiguousarray(x[:, :, rows, cols])
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (instance(ResizeNearestNeighborGrad, **self.attrs)(x, dout),)
 
 
@@ -162,7 +162,7 @@ class ResizeNearestNeighborGrad(ResizeNearestNeighbor):
         np.add.at(dx, (slice(None), slice(None), rows, cols), dout)
         return dx
 
-    def bprop(self, x, dout, out, g, needs):
+    def bprop(self, x, dout, out, g):
         return None, instance(ResizeNearestNeighbor, **self.attrs)(g)
 
 
@@ -187,7 +187,7 @@ class _Separable(Primitive):
         wh, ww = self.matrices(x.shape[-2:])
         return (wh @ x.astype(np.float64) @ ww.T).astype(x.dtype)
 
-    def bprop(self, x, *rest, needs):
+    def bprop(self, x, *rest):
         dout = rest[-1]
         return (instance(self.grad_class, **self.attrs)(x, dout),)
 
@@ -209,7 +209,7 @@ class _SeparableGrad(Primitive):
         wh, ww = self.forward(**self.attrs).matrices(x.shape[-2:])
         return (wh.T @ dout.astype(np.float64) @ ww).astype(dout.dtype)
 
-    def bprop(self, x, dout, out, g, needs):
+    def bprop(self, x, dout, out, g):
         return None, instance(self.forward, **self.attrs)(g)
 
 
@@ -339,4 +339,4 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002 - MindSpore's argumen
 
 
 __all__ += ["adaptive_avg_pool2d"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -21,7 +21,7 @@ a zero gradient.
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["ROIAlign", "ROIAlignGrad"]
@@ -132,10 +132,10 @@ class ROIAlign(Primitive):
                     out[r] = (wy @ features[image] @ wx.T) / count
         return out
 
-    def bprop(self, features, rois, out, dout, needs):
+    def bprop(self, features, rois, out, dout):
         grad = instance(ROIAlignGrad, tuple(features.shape), self.pooled_height, self.pooled_width,
                         self.spatial_scale, self.sample_num)
-        return grad(dout, rois), F.zeros_like(rois)
+        return grad(dout, rois), op_table.zeros_like(rois)
 
 
 class ROIAlignGrad(Primitive):
@@ -165,9 +165,9 @@ class ROIAlignGrad(Primitive):
                     dx[image] += (wy.T @ dout[r] @ wx) / count
         return dx
 
-    def bprop(self, dout, rois, out, dx_grad, needs):
+    def bprop(self, dout, rois, out, dx_grad):
         forward = instance(ROIAlign, self.pooled_height, self.pooled_width, self.spatial_scale, self.sample_num, 1)
-        return forward(dx_grad, rois), F.zeros_like(rois)
+        return forward(dx_grad, rois), op_table.zeros_like(rois)
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

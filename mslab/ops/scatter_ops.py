@@ -10,7 +10,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
@@ -78,8 +78,8 @@ class ScatterNd(Primitive):
         np.add.at(out, _positions("ScatterNd", indices, shape), updates)
         return out
 
-    def bprop(self, indices, updates, shape, out, dout, needs):
-        return None, F.gather_nd(dout, indices), None
+    def bprop(self, indices, updates, shape, out, dout):
+        return None, op_table.gather_nd(dout, indices), None
 
 
 class ScatterNdUpdate(Primitive):
@@ -111,8 +111,8 @@ class ScatterNdUpdate(Primitive):
         input_x[_positions("ScatterNdUpdate", indices, input_x.shape)] = updates.astype(input_x.dtype, copy=False)
         return input_x
 
-    def bprop(self, input_x, indices, updates, out, dout, needs):
-        return None, None, F.gather_nd(dout, indices)
+    def bprop(self, input_x, indices, updates, out, dout):
+        return None, None, op_table.gather_nd(dout, indices)
 
 
 class UnsortedSegmentSum(Primitive):
@@ -153,11 +153,11 @@ class UnsortedSegmentSum(Primitive):
         np.add.at(out, ids[keep], x[keep])
         return out
 
-    def bprop(self, x, ids, num, out, dout, needs):
-        rows = F.gather(dout, F.maximum(ids, F.scalar_to_tensor(0, ids.dtype)), 0)
-        kept = F.cast(F.greater_equal(ids, F.scalar_to_tensor(0, ids.dtype)), dout.dtype)
-        kept = F.reshape(kept, tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
-        return F.mul(rows, kept), None, None
+    def bprop(self, x, ids, num, out, dout):
+        rows = op_table.gather(dout, op_table.maximum(ids, op_table.scalar_to_tensor(0, ids.dtype)), 0)
+        kept = op_table.cast(ids >= op_table.scalar_to_tensor(0, ids.dtype), dout.dtype)  # a dropped row gets 0
+        kept = kept.reshape(tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
+        return rows * kept, None, None
 
 
 class _UniqueValues(Primitive):
@@ -180,7 +180,7 @@ class _UniqueValues(Primitive):
         _, first = np.unique(flat, return_index=True)
         return flat[np.sort(first)]
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         raise RuntimeError("Unsupported op [UniqueGrad] on CPU: MindSpore 2.10 cannot differentiate unique on CPU; "
                            "wrap it in ops.stop_gradient")
 
@@ -202,8 +202,8 @@ class _UniqueIndex(_UniqueValues):
         rank[np.argsort(first)] = np.arange(len(values))  # sorted position -> order of first appearance
         return rank[inverse].reshape(x.shape).astype(np.int64 if x.dtype == np.int64 else np.int32)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.zeros_like(x),)
+    def bprop(self, x, out, dout):
+        return (op_table.zeros_like(x),)
 
 
 class Unique:
@@ -251,4 +251,4 @@ def unique(input):  # noqa: A002 - MindSpore's argument name
 
 
 __all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unique"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

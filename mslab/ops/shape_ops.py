@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape, check_same_dtype, instance, sum_to
 
@@ -64,8 +64,8 @@ class Reshape(Primitive):
         shape = self.infer(*ins)[0]  # the -1 resolved once
         return lambda x: np.reshape(x, shape).copy()
 
-    def bprop(self, x, shape, out, dout, needs):
-        return F.reshape(dout, x.shape), None
+    def bprop(self, x, shape, out, dout):
+        return dout.reshape(x.shape), None
 
 
 
@@ -90,7 +90,7 @@ class BroadcastTo(Primitive):
         shape = self.infer(*ins)[0]
         return lambda x: _broadcast_copy(x, shape)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (sum_to(dout, x.shape),)
 
 
@@ -131,14 +131,14 @@ class Transpose(Primitive):
         perm = self._perm(*ins)
         return lambda x: np.transpose(x, perm).copy()
 
-    def bprop(self, x, perm, out, dout, needs):
+    def bprop(self, x, perm, out, dout):
         perm = self._perm(x, perm)
         inverse = tuple(int(i) for i in np.argsort(perm))
-        return F.transpose(dout, inverse), None
+        return dout.transpose(inverse), None
 
 
 class ExpandDims(Primitive):
-    """x with a new axis of size 1 at ``axis`` (``ops.ExpandDims()(x, axis)``).  d/dx = reshape(dout)."""
+    """x with a new axis of size 1 at ``axis`` (``ops.ExpandDims()(x, axis)``).  d/dx = reshape(dout, x.shape)."""
 
     n_tensors = 1
 
@@ -151,12 +151,15 @@ class ExpandDims(Primitive):
     def compute(self, x, axis):
         return np.expand_dims(x, _check_axis(axis, x.ndim + 1)).copy()
 
-    def bprop(self, x, axis, out, dout, needs):
-        return F.reshape(dout, x.shape), None
+    def bprop(self, x, axis, out, dout):
+        return dout.reshape(x.shape), None
 
 
 class Squeeze(Primitive):
-    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis)."""
+    """x without axes of size 1 (``ops.Squeeze(axis=())``: () removes every size-1 axis).
+
+    d/dx = reshape(dout, x.shape).
+    """
 
     n_tensors = 1
 
@@ -187,8 +190,8 @@ class Squeeze(Primitive):
     def compute(self, x):
         return np.squeeze(x, self._axes(x.shape)).copy()
 
-    def bprop(self, x, out, dout, needs):
-        return (F.reshape(dout, x.shape),)
+    def bprop(self, x, out, dout):
+        return (dout.reshape(x.shape),)
 
 
 class Flatten(Primitive):
@@ -204,8 +207,8 @@ class Flatten(Primitive):
     def compute(self, x):
         return np.reshape(x, self.infer(x)[0]).copy()
 
-    def bprop(self, x, out, dout, needs):
-        return (F.reshape(dout, x.shape),)
+    def bprop(self, x, out, dout):
+        return (dout.reshape(x.shape),)
 
 
 class Tile(Primitive):
@@ -239,11 +242,11 @@ class Tile(Primitive):
         self._padded(x, multiples)
         return np.tile(x, multiples)
 
-    def bprop(self, x, multiples, out, dout, needs):
+    def bprop(self, x, multiples, out, dout):
         padded = self._padded(x, multiples)
         split = tuple(d for m, s in zip(multiples, padded) for d in (m, s))
-        g = F.reduce_sum(F.reshape(dout, split), tuple(range(0, len(split), 2)), False)
-        return F.reshape(g, x.shape), None
+        g = dout.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return g.reshape(x.shape), None
 
 
 # ---- joining and splitting ------------------------------------------------------------------------
@@ -288,13 +291,13 @@ class Concat(_Join):
     def compute(self, *xs):
         return np.concatenate(xs, axis=self.axis)
 
-    def bprop(self, *args, needs):
-        xs, dout = args[:-2], args[-1]
+    def bprop(self, *args):
+        *xs, out, dout = args
         axis = self.axis % len(dout.shape)
         grads, start = [], 0
         for x in xs:
             n = x.shape[axis]
-            grads.append(F.getitem(dout, (slice(None),) * axis + (slice(start, start + n),)))
+            grads.append(dout[(slice(None),) * axis + (slice(start, start + n),)])
             start += n
         return tuple(grads)
 
@@ -315,10 +318,10 @@ class Stack(_Join):
     def compute(self, *xs):
         return np.stack(xs, axis=self.axis)
 
-    def bprop(self, *args, needs):
-        xs, dout = args[:-2], args[-1]
+    def bprop(self, *args):
+        *xs, out, dout = args
         axis = self.axis % len(dout.shape)
-        return tuple(F.getitem(dout, (slice(None),) * axis + (i,)) for i in range(len(xs)))
+        return tuple(dout[(slice(None),) * axis + (i,)] for i in range(len(xs)))
 
 
 class Split:
@@ -337,7 +340,7 @@ class Split:
         if n < 1 or size % n:
             raise ValueError(f"Split: axis {self.axis} of shape {tuple(x.shape)} has size {size}, "
                              f"which cannot be split into {n} equal parts")
-        return F.split(x, size // n, self.axis)
+        return op_table.split(x, size // n, self.axis)
 
     def __repr__(self):
         return f"Split(axis={self.axis}, output_num={self.output_num})"
@@ -427,7 +430,7 @@ def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
     ax = axis % len(tensor.shape)
     out, start = [], 0
     for n in sizes:
-        out.append(F.getitem(tensor, (slice(None),) * ax + (slice(start, start + n),)))
+        out.append(op_table.getitem(tensor, (slice(None),) * ax + (slice(start, start + n),)))
         start += n
     return tuple(out)
 
@@ -457,4 +460,4 @@ def tile(x, multiples):
 
 __all__ += ["reshape", "broadcast_to", "transpose", "expand_dims", "squeeze", "flatten", "concat", "cat", "stack",
             "split", "tile", "chunk", "swapaxes"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

@@ -7,7 +7,7 @@ sees the slice MindSpore's numbers mean, and the gradient is dout scattered back
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.shape_ops import _check_axis
 
@@ -50,7 +50,7 @@ class Slice:
                 raise ValueError(f"For Slice, the sum of begin_shape[{i}] and size_shape[{i}] must be no greater than "
                                  f"input_x_shape[{i}]: begin {b} + size {s} > {n}")
             index.append(_slice_of(b, stop))
-        return F.getitem(x, tuple(index))
+        return op_table.getitem(x, tuple(index))
 
     def __repr__(self):
         return "Slice"
@@ -105,7 +105,7 @@ class StridedSlice:
         return tuple(items)
 
     def __call__(self, x, begin, end, strides):
-        return F.getitem(x, self.index(begin, end, strides))
+        return op_table.getitem(x, self.index(begin, end, strides))
 
     def __repr__(self):
         masks = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
@@ -128,7 +128,7 @@ class Unstack:
         if not -nd <= self.axis < nd:
             raise ValueError(f"Dimension out of range (expected to be in range of [{-nd}, {nd}), but got {self.axis})")
         axis = _check_axis(self.axis, nd)
-        return tuple(F.getitem(x, (_slice_of(None),) * axis + (i,)) for i in range(x.shape[axis]))
+        return tuple(op_table.getitem(x, (_slice_of(None),) * axis + (i,)) for i in range(x.shape[axis]))
 
     def __repr__(self):
         return f"Unstack(axis={self.axis})"
@@ -154,7 +154,7 @@ class ReverseV2:
         if len(set(axes)) != len(axes):
             dup = next(a for a in axes if axes.count(a) > 1)
             raise ValueError(f"For ReverseV2, 'axis' cannot contain duplicate dimensions, but got {dup}")
-        return F.getitem(x, tuple(_slice_of(None, None, -1 if i in axes else None) for i in range(nd)))
+        return op_table.getitem(x, tuple(_slice_of(None, None, -1 if i in axes else None) for i in range(nd)))
 
     def __repr__(self):
         return f"ReverseV2(axis={self.axis})"
@@ -182,4 +182,4 @@ def unstack(input_x, axis=0):
 
 
 __all__ += ["slice", "strided_slice", "unstack"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

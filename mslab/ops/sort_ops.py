@@ -12,7 +12,7 @@ bprop of their own, so the rule also differentiates again).
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, instance
 
 __all__ = ["Argsort", "GatherD", "Sort", "TopK"]
@@ -40,12 +40,13 @@ def scatter_back(dout, indices, n, axis):
     last = nd - 1
     if axis != last:  # work on the last axis, then move it back
         perm = tuple(i for i in range(nd) if i != axis) + (axis,)
-        dout, indices = F.transpose(dout, perm), F.transpose(indices, perm)
-    hot = F.one_hot(indices, n, F.scalar_to_tensor(1, dout.dtype), F.scalar_to_tensor(0, dout.dtype))
-    dx = F.reduce_sum(F.mul(hot, F.expand_dims(dout, -1)), -2, False)
+        dout, indices = op_table.transpose(dout, perm), op_table.transpose(indices, perm)
+    hot = op_table.one_hot(indices, n, op_table.scalar_to_tensor(1, dout.dtype),
+                           op_table.scalar_to_tensor(0, dout.dtype))
+    dx = op_table.reduce_sum(op_table.mul(hot, op_table.expand_dims(dout, -1)), -2, False)
     if axis != last:
         back = tuple(range(axis)) + (last,) + tuple(range(axis, last))
-        dx = F.transpose(dx, back)
+        dx = op_table.transpose(dx, back)
     return dx
 
 
@@ -67,7 +68,7 @@ class Argsort(Primitive):
             return np.zeros((), np.int32)
         return _order(x, _axis(self.axis, x.ndim, self.name), self.descending)
 
-    def bprop(self, x, out, dout, needs):
+    def bprop(self, x, out, dout):
         return (None,)
 
 
@@ -99,11 +100,11 @@ class GatherD(Primitive):
             raise RuntimeError(f"For 'GatherD', the value of 'index' must be in [{-n}, {n}), but got: {bad[0]}")
         return np.take_along_axis(x, index % n if n else index, axis)
 
-    def bprop(self, x, dim, index, out, dout, needs):
+    def bprop(self, x, dim, index, out, dout):
         axis = _axis(int(dim), len(x.shape), self.name)
         n = x.shape[axis]
-        wrapped = F.floor_mod(index, F.scalar_to_tensor(n, index.dtype)) if n else index  # -1 -> n - 1
-        return scatter_back(dout, wrapped, n, axis), None, F.zeros_like(index)
+        wrapped = op_table.floor_mod(index, op_table.scalar_to_tensor(n, index.dtype)) if n else index  # -1 -> n - 1
+        return scatter_back(dout, wrapped, n, axis), None, op_table.zeros_like(index)
 
 
 class Sort:
@@ -152,7 +153,7 @@ def gather_d(x, dim, index):
     if len(xs) == len(ix) and xs != ix:
         axis = _axis(dim, len(xs), "GatherD")
         if all(i <= n for a, (i, n) in enumerate(zip(ix, xs)) if a != axis):
-            x = F.getitem(x, tuple(slice(None) if a == axis else slice(0, i) for a, i in enumerate(ix)))
+            x = op_table.getitem(x, tuple(slice(None) if a == axis else slice(0, i) for a, i in enumerate(ix)))
     return instance(GatherD)(x, dim, index)
 
 
@@ -167,7 +168,7 @@ def sort(input_x, axis=-1, descending=False):
     Not one node: an Argsort, then a GatherD of the values (which carries the gradient).
     """
     if len(input_x.shape) == 0:
-        return F.identity(input_x), argsort(input_x)
+        return op_table.identity(input_x), argsort(input_x)
     index = argsort(input_x, axis, descending)
     return gather_d(input_x, axis, index), index
 
@@ -183,11 +184,11 @@ def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002 - MindSpo
     if not 0 <= int(k) <= n:
         raise ValueError(f"topk: k must be in [0, {n}] (the size of axis {axis}), got {k}")
     if nd == 0:
-        return F.identity(input), argsort(input)
+        return op_table.identity(input), argsort(input)
     index = argsort(input, axis, largest)
-    index = F.getitem(index, (slice(None),) * (axis % nd) + (slice(0, int(k)),))
+    index = op_table.getitem(index, (slice(None),) * (axis % nd) + (slice(0, int(k)),))
     return gather_d(input, axis, index), index
 
 
 __all__ += ["argsort", "gather_d", "gather_elements", "sort", "topk"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

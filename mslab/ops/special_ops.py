@@ -11,12 +11,13 @@ import math
 
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, instance
 
 __all__ = ["Erf", "Softplus"]
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # erf'(x) = 2/sqrt(pi) e^(-x²)
 
 
 class _Smooth(Primitive):
@@ -33,18 +34,18 @@ class Softplus(_Smooth):
     def compute(self, x):
         return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.sigmoid(x)),)
+    def bprop(self, x, out, dout):
+        return (dout * op_table.sigmoid(x),)
 
 
 class Erf(_Smooth):
-    """The error function (``ops.Erf``).  d/dx = dout * 2/sqrt(pi) * e^(-x^2)."""
+    """The error function (``ops.Erf``).  d/dx = dout * (e^(-x²) * 2/sqrt(pi))."""
 
     def compute(self, x):
         return np.asarray(_erf(x), x.dtype)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(F.exp(F.neg(F.square(x))), 2.0 / math.sqrt(math.pi))),)
+    def bprop(self, x, out, dout):
+        return (dout * ((-x.square()).exp() * _TWO_OVER_SQRT_PI),)
 
 
 # ---- functional forms ---------------------------------------------------------------------------------
@@ -54,9 +55,9 @@ def softplus(input, beta=1, threshold=20):  # noqa: A002 - MindSpore's argument 
         scaled = input
         smooth = instance(Softplus)(input)
     else:
-        scaled = F.mul(input, float(beta))
-        smooth = F.div(instance(Softplus)(scaled), float(beta))
-    return F.select(F.greater(scaled, float(threshold)), input, smooth)
+        scaled = op_table.mul(input, float(beta))
+        smooth = op_table.div(instance(Softplus)(scaled), float(beta))
+    return op_table.select(op_table.greater(scaled, float(threshold)), input, smooth)
 
 
 def erf(input):  # noqa: A002 - MindSpore's argument name
@@ -65,4 +66,4 @@ def erf(input):  # noqa: A002 - MindSpore's argument name
 
 
 __all__ += ["softplus", "erf"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

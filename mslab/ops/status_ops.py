@@ -8,7 +8,7 @@ compiles, with a RuntimeError "Unsupported op [FloatStatus] on CPU" (observed). 
 both modes, whatever device_target says (mslab always computes on the CPU). The CPU way to detect an
 overflow is ``mslab.amp.all_finite(grads)``, which ``DynamicLossScaleUpdateCell`` uses.
 """
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive
 
 __all__ = ["FloatStatus", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
@@ -43,4 +43,4 @@ class NPUGetFloatStatus(_DeviceStatusOp):
     """Ascend only: copy the overflow status register into the given tensor."""
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

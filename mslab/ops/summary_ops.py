@@ -10,7 +10,7 @@ The ops pass no gradient: a summary in ``construct`` leaves the Cell's gradient 
 import numpy as np
 
 from mslab.core import state, summary_pool
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive
 
@@ -36,8 +36,9 @@ class _Summary(Primitive):
         summary_pool.put(type(self).__name__, name, Tensor._wrap(np.array(value)))
         return np.zeros((1,), np.int32)
 
-    def bprop(self, *args, needs):
-        return (None,) * (len(args) - 2)
+    def bprop(self, *args):  # no gradient for any input
+        *inputs, out, dout = args
+        return (None,) * len(inputs)
 
 
 class ScalarSummary(_Summary):
@@ -56,4 +57,4 @@ class HistogramSummary(_Summary):
     """``HistogramSummary()(name, x)``: a tensor's values, to be binned (the "histogram" plugin)."""
 
 
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

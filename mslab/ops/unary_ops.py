@@ -1,11 +1,12 @@
 """Unary elementwise math and activations: compute, infer and bprop side by side (binary ops: math_ops).
 
 Each maps every element on its own, so each bprop is ``dout`` times the derivative at that element,
-written with mslab ops (``exp``'s is its own output, ``log``'s is ``1 / x``, ReLU's a mask).
+written with Tensor operators as the formula reads (``exp``'s is ``dout * out``, ``log``'s is ``dout / x``,
+ReLU's a mask).
 """
 import numpy as np
 
-from mslab.core.op_registry import F
+from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float
 
 __all__ = [
@@ -44,7 +45,7 @@ class _Unary(Primitive):
 class Neg(_Unary):
     """-x.  d/dx = -dout."""
     def compute(self, x): return np.negative(x)
-    def bprop(self, x, out, dout, needs): return (F.neg(dout),)
+    def bprop(self, x, out, dout): return (-dout,)
 
 
 class LogicalNot(_Unary):
@@ -52,79 +53,79 @@ class LogicalNot(_Unary):
     differentiable = False
     def infer(self, x): return x.shape, np.dtype(np.bool_)
     def compute(self, x): return np.logical_not(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout): return (op_table.zeros_like(x),)
 
 
 class Exp(_Unary):
     """e**x.  d/dx = dout * out."""
     floats_only = True
     def compute(self, x): return np.exp(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, out),)
+    def bprop(self, x, out, dout): return (dout * out,)
 
 
 class Log(_Unary):
     """ln x.  d/dx = dout / x."""
     floats_only = True
     def compute(self, x): return np.log(x)
-    def bprop(self, x, out, dout, needs): return (F.div(dout, x),)
+    def bprop(self, x, out, dout): return (dout / x,)
 
 
 class Sin(_Unary):
     """sin x.  d/dx = dout * cos x."""
     floats_only = True
     def compute(self, x): return np.sin(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.cos(x)),)
+    def bprop(self, x, out, dout): return (dout * cos(x),)
 
 
 class Cos(_Unary):
-    """cos x.  d/dx = -dout * sin x."""
+    """cos x.  d/dx = -(dout * sin x)."""
     floats_only = True
     def compute(self, x): return np.cos(x)
-    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.sin(x))),)
+    def bprop(self, x, out, dout): return (-(dout * sin(x)),)
 
 
 class Sqrt(_Unary):
-    """sqrt(x).  d/dx = dout / (2 * out).  Integers and bools give Float32, as in MindSpore 2.10 on CPU."""
+    """sqrt(x).  d/dx = dout / (out * 2).  Integers and bools give Float32, as in MindSpore 2.10 on CPU."""
     def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
     def compute(self, x): return np.sqrt(x if x.dtype.kind == "f" else x.astype(np.float32))
-    def bprop(self, x, out, dout, needs):
-        return (F.div(dout, F.mul(out, 2.0)),)
+    def bprop(self, x, out, dout):
+        return (dout / (out * 2.0),)
 
 
 class Reciprocal(_Unary):
-    """1 / x (``P.Reciprocal``).  d/dx = -dout * out * out.  Integers give float32, as in MindSpore 2.10."""
+    """1 / x (``P.Reciprocal``).  d/dx = -(dout * (out * out)).  Integers give float32, as in MindSpore 2.10."""
     def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
     def compute(self, x): return np.reciprocal(x if x.dtype.kind == "f" else x.astype(np.float32))
-    def bprop(self, x, out, dout, needs): return (F.neg(F.mul(dout, F.mul(out, out))),)
+    def bprop(self, x, out, dout): return (-(dout * (out * out)),)
 
 
 class Rsqrt(_Unary):
-    """1 / sqrt(x) (``ops.Rsqrt``): inf at 0, nan below.  d/dx = -dout * out^3 / 2."""
+    """1 / sqrt(x) (``ops.Rsqrt``): inf at 0, nan below.  d/dx = dout * (out * (out * out) * -0.5)."""
     floats_only = True
     def compute(self, x):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.reciprocal(np.sqrt(x))
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.mul(F.mul(out, F.mul(out, out)), -0.5)),)
+    def bprop(self, x, out, dout): return (dout * (out * (out * out) * -0.5),)
 
 
 class Square(_Unary):
-    """x * x.  d/dx = 2 * x * dout."""
+    """x * x.  d/dx = dout * (x * 2)."""
     def compute(self, x): return np.square(x)
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(x, 2.0)),)
+    def bprop(self, x, out, dout):
+        return (dout * (x * 2.0),)
 
 
 class Abs(_Unary):
-    """|x|.  d/dx = sign(x) * dout (0 at 0)."""
+    """|x|.  d/dx = dout * sign(x) (0 at 0)."""
     def compute(self, x): return np.abs(x)
-    def bprop(self, x, out, dout, needs): return (F.mul(dout, F.sign(x)),)
+    def bprop(self, x, out, dout): return (dout * sign(x),)
 
 
 class Sign(_Unary):
     """sign(x) in {-1, 0, 1}; zero gradient."""
     differentiable = False
     def compute(self, x): return np.sign(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout): return (op_table.zeros_like(x),)
 
 
 class Floor(_Unary):
@@ -132,7 +133,7 @@ class Floor(_Unary):
     differentiable = False
     floats_only = True
     def compute(self, x): return np.floor(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout): return (op_table.zeros_like(x),)
 
 
 class Round(_Unary):
@@ -140,19 +141,19 @@ class Round(_Unary):
     gradient. Integer inputs come back unchanged."""
     differentiable = False
     def compute(self, x): return np.round(x)
-    def bprop(self, x, out, dout, needs): return (F.zeros_like(x),)
+    def bprop(self, x, out, dout): return (op_table.zeros_like(x),)
 
 
 class Tanh(_Unary):
-    """tanh(x).  d/dx = dout * (1 - out**2)."""
+    """tanh(x).  d/dx = dout * (1 - out²)."""
     floats_only = True
     def compute(self, x): return np.tanh(x)
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.sub(1.0, F.square(out))),)
+    def bprop(self, x, out, dout):
+        return (dout * (1.0 - square(out)),)
 
 
 class Sigmoid(_Unary):
-    """1 / (1 + e**-x).  d/dx = dout * out * (1 - out)."""
+    """1 / (1 + e**-x).  d/dx = dout * (out * (1 - out))."""
     floats_only = True
 
     def compute(self, x):
@@ -164,8 +165,8 @@ class Sigmoid(_Unary):
         out[~pos] = ex / (1.0 + ex)
         return out
 
-    def bprop(self, x, out, dout, needs):
-        return (F.mul(dout, F.mul(out, F.sub(1.0, out))),)
+    def bprop(self, x, out, dout):
+        return (dout * (out * (1.0 - out)),)
 
 
 class ReLU(_Unary):
@@ -176,8 +177,8 @@ class ReLU(_Unary):
             return np.maximum(x, _zero(x.dtype))
         return np.maximum(x, 0).astype(x.dtype, copy=False)
 
-    def bprop(self, x, out, dout, needs):
-        return (F.relu_grad(dout, out),)
+    def bprop(self, x, out, dout):
+        return (relu_grad(dout, out),)
 
 
 _ZEROS = {}
@@ -192,7 +193,10 @@ def _zero(dtype):
 
 
 class ReluGrad(Primitive):
-    """dout where out > 0 else 0: ReLU's backward kernel (a node of its own, as in MindSpore)."""
+    """dout where out > 0 else 0: ReLU's backward kernel (a node of its own, as in MindSpore).
+
+    Linear in dout: d/d(dout) = relu_grad(g, out); out (read for its sign) gets zeros.
+    """
 
     n_tensors = 2
 
@@ -202,8 +206,8 @@ class ReluGrad(Primitive):
     def compute(self, dout, out):
         return keep_where(out > 0, dout)
 
-    def bprop(self, dout, out, o, d, needs):
-        return F.relu_grad(d, out), F.zeros_like(out)
+    def bprop(self, dout, out, o, d):
+        return relu_grad(d, out), op_table.zeros_like(out)
 
 
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -259,4 +263,4 @@ def round(input, *, decimals=0):  # noqa: A001, A002 - MindSpore's names
 
 __all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "rsqrt",
             "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "round"]
-F.register(globals(), __all__)
+op_table.register(globals(), __all__)

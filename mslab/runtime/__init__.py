@@ -14,7 +14,7 @@ __all__ = ["set_memory", "synchronize", "current_stream", "launch_blocking"]
 
 _MEMORY_PATTERN = r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB"
 _RESERVE_PATTERN = r"[0-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB"
-_memory = {}  # what set_memory was given (set once per process, as in MindSpore)
+_memory: dict = {}  # what set_memory was given (set once per process, as in MindSpore)
 
 
 def _check_size(value, pattern):

@@ -1,116 +1,38 @@
-"""What calling a Cell does, by mode: the one place where PYNATIVE and GRAPH part ways for Cells.
+"""The pieces ``Cell.__call__`` uses (``mslab/nn/cell.py`` shows the three cases; this module holds the details).
 
-* While a graph is being traced, a Cell call is inlined: its ``construct`` runs on symbolic tensors
-  under the Cell's scope (so nodes know they came from ``network/fc1``).
-* In GRAPH mode at top level, the call is compiled once per input signature and the graph runs.
-* In PYNATIVE mode ``construct`` simply runs, primitive by primitive.
+* ``guard(cell, args, graph_mode)``: what the outermost call adds around itself: numpy's warnings off, the cycle
+  collector paused, an input that is not a Tensor or a too deep nesting reported in words, ``mslab.record()``'s
+  input names; and a training step's own guard (``Cell._step_guard``). Another nested call gets a context that
+  does nothing.
+* ``pre_hooks`` / ``post_hooks`` / ``always_hooks``: forward hooks, run as MindSpore's ``Cell.__call__`` runs them.
+* ``recorders_in_phase``: the nodes an optimizer records get the phase ``"optimizer"``.
+* ``graphs_of(cell)``: the compiled graphs a GRAPH-mode call runs (one per input signature), and what they trace.
+
+``mslab.runtime`` sits below ``mslab.nn``: nothing here imports a Cell, not even for a type (``cell: Any``); it is
+handed one.
 """
+from __future__ import annotations
+
+import functools
 import sys
+from collections import OrderedDict
+from types import TracebackType
+from typing import Any, Callable, Literal, Sequence, TypeAlias
 
 import numpy as np
 
-from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.core import state
 from mslab.core.collector import collector_paused
-from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.pytree import flatten
 from mslab.core.tensor import Tensor
-from mslab.runtime.compiled import cache_of, input_names
+from mslab.ir.graph import Graph
+from mslab.ir.node import Phase
+from mslab.runtime.compiled import CompileCache, Compiled, cache_of, input_names
 
 
-def _check_inputs(cell, args):
-    for i, a in enumerate(args):
-        if isinstance(a, np.ndarray):
-            raise TypeError(f"{type(cell).__name__}: input {i} is a numpy array of shape {a.shape}; Cells take "
-                            f"mslab Tensors. Wrap it: mslab.Tensor(array).")
-
-
-def _run_construct(cell, args, kwargs):
-    hooks = cell.__dict__.get("_forward_hooks")
-    if not hooks or not (hooks["pre"] or hooks["post"]):
-        return _run_construct_only(cell, args, kwargs)
-    return _run_with_hooks(cell, hooks, args, kwargs)
-
-
-def _run_with_hooks(cell, hooks, args, kwargs):
-    """``construct`` between the forward hooks registered on ``cell``, as MindSpore's ``Cell.__call__`` runs them:
-    each pre hook ``fn(cell, args)`` may return new inputs (a non-tuple is one input); each hook
-    ``fn(cell, args, output)`` may return a new output. ``with_kwargs`` hooks also get (and may replace) the
-    keyword arguments; ``always_call`` hooks run even when ``construct`` raises."""
-    for fn, with_kwargs, _ in list(hooks["pre"].values()):
-        ret = fn(cell, args, kwargs) if with_kwargs else fn(cell, args)
-        if ret is None:
-            continue
-        if with_kwargs:
-            if not (isinstance(ret, tuple) and len(ret) == 2):
-                raise RuntimeError("forward pre hook with kwargs must return None or a tuple of (new_args, "
-                                   f"new_kwargs), but got {ret}")
-            args, kwargs = ret
-        else:
-            args = ret if isinstance(ret, tuple) else (ret,)
-    try:
-        output = _run_construct_only(cell, args, kwargs)
-    except Exception:
-        for fn, with_kwargs, always in list(hooks["post"].values()):
-            if always:
-                fn(cell, args, kwargs, None) if with_kwargs else fn(cell, args, None)
-        raise
-    for fn, with_kwargs, _ in list(hooks["post"].values()):
-        ret = fn(cell, args, kwargs, output) if with_kwargs else fn(cell, args, output)
-        if ret is not None:
-            output = ret
-    return output
-
-
-def _run_construct_only(cell, args, kwargs):
-    # Nothing may raise between the push and the ``try`` below: a Cell left on ``state.cells`` would
-    # put itself into the scope of every later node (a RecursionError can strike anywhere).
-    precision = cell.__dict__.get("_mixed_precision_type")  # set by Cell.to_float
-    state.cells.append(cell)
-    if precision is not None:
-        state.mixed_precision.append((precision, {}))  # the dtype, and each input's cast made once per call
-    try:
-        phase = getattr(cell, "_graph_phase", None)
-        # While tracing, construct runs as the front end converted it (control flow on tensors -> nodes),
-        # and the graph notes that it depends on this Cell (its training flag and attributes).
-        tracer = state.tracer
-        if tracer is None:
-            construct = cell.construct
-        else:
-            construct = graph_syntax.converted(cell.construct)
-            tracer.note_cell(cell)
-        if phase is None:
-            return construct(*args, **kwargs)
-        recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
-        saved = [r.phase for r in recorders]
-        for r in recorders:
-            r.phase = phase
-        try:
-            return construct(*args, **kwargs)
-        finally:
-            for r, p in zip(recorders, saved):
-                r.phase = p
-    finally:
-        state.cells.pop()
-        if precision is not None:
-            state.mixed_precision.pop()
-
-
-class _Construct:
-    """``cell.construct`` as a plain function of the inputs (what gets traced)."""
-
-    def __init__(self, cell):
-        self.cell = cell
-        self.__name__ = type(cell).__name__
-        self.construct = cell.construct  # for argument names
-
-    def __call__(self, *args):
-        return _run_construct(self.cell, args, {})
-
-
-def _not_a_tensor(args):
+def _not_a_tensor(args: Sequence[Any]) -> str | None:
     """Why an input that an op needed as a Tensor is not one (None, a list, a ragged list), or None."""
     for i, a in enumerate(args):
         if a is None:
@@ -126,81 +48,192 @@ def _not_a_tensor(args):
     return None
 
 
-_BPROP = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)
+class _Nested:
+    """The context of a call made inside another Cell's eager call: that outermost call guards it."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> _Nested:
+        return self
+
+    def __exit__(self, *exc: Any) -> Literal[False]:
+        return False
+
+    def recorded(self, output: Any) -> Any:
+        return output
 
 
-def _has_bprop(cls):
+_NESTED = _Nested()
+
+# A Cell's forward hooks (``Cell._forward_hooks``): by kind ("pre", "post"), handle id -> (hook, with_kwargs,
+# always_call), in the order they run.
+Hooks: TypeAlias = "dict[str, OrderedDict[int, tuple[Callable, bool, bool]]]"
+
+
+def guard(cell: Any, args: Sequence[Any], graph_mode: bool) -> _Nested | _Guard:
+    """The context of an eager (not traced) call of ``cell``: a ``_Guard`` for the outermost call, or for a
+    training step (``cell._step_guard``) at any depth; a context that does nothing for other nested calls.
+
+    Numpy arrays are refused at every level (``net(np_array)`` is a common slip).
+    """
+    for i, a in enumerate(args):
+        if isinstance(a, np.ndarray):
+            raise TypeError(f"{type(cell).__name__}: input {i} is a numpy array of shape {a.shape}; Cells take "
+                            f"mslab Tensors. Wrap it: mslab.Tensor(array).")
+    step = cell._step_guard
+    if state.cells:  # inside an eager call: its outermost call already guards and words the errors
+        return _NESTED if step is None else _Guard(cell, args, False, False, step())
+    recording = not graph_mode and any(t.shows_calls for t in state.tapes)
+    return _Guard(cell, args, True, recording, None if step is None else step())
+
+
+class _Guard:
+    """The outermost call computes without numpy's floating-point warnings (core/fp_warnings) and without the
+    cycle collector walking the step's objects (core/collector).
+
+    A failure that comes from an input that is not a Tensor (``net([1, 2])``, ``net(None)``) is reported as a
+    TypeError naming the Cell and the input (MindSpore: ``For primitive[Shape], the input argument must be
+    Tensor, but got <class 'list'>``), and Cells nested deeper than Python's recursion limit raise a
+    CellNestingError. Under ``mslab.record()`` (a PYNATIVE call), the tape names the call's inputs after
+    ``construct``'s arguments and marks its outputs. A training step's own guard (``step``, e.g. all or nothing
+    of its writes) goes inside. (A class, not a generator: every step enters it.)
+    """
+
+    __slots__ = ("cell", "args", "tapes", "outer", "step")
+
+    def __init__(self, cell: Any, args: Sequence[Any], outermost: bool, recording: bool, step: Any) -> None:
+        self.cell, self.args, self.step = cell, args, step
+        self.tapes = [t for t in state.tapes if t.shows_calls] if recording else ()
+        self.outer = (quiet_kernels(), collector_paused()) if outermost else ()
+
+    def __enter__(self) -> _Guard:
+        if self.tapes:
+            names = input_names(self.cell, len(self.args))
+            for t in self.tapes:
+                t.name_inputs(self.args, names)
+        for context in self.outer:
+            context.__enter__()
+        if self.step is not None:
+            self.step.__enter__()
+        return self
+
+    def recorded(self, output: Any) -> Any:
+        """``output``, marked as the call's outputs on the tapes recording it (``mslab.record()``)."""
+        for t in self.tapes:
+            t.mark_outputs([o for o in flatten(output)[0] if isinstance(o, Tensor)])
+        return output
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
+        if self.step is not None:
+            self.step.__exit__(exc_type, exc, tb)
+        for context in reversed(self.outer):
+            context.__exit__(exc_type, exc, tb)
+        if exc_type is None or not self.outer or isinstance(exc, CellNestingError):
+            return False
+        name = type(self.cell).__name__
+        if isinstance(exc, RecursionError):
+            raise CellNestingError(name, "Calling", sys.getrecursionlimit()) from None
+        if isinstance(exc, (AttributeError, TypeError)):
+            why = _not_a_tensor(self.args)
+            if why is not None:
+                raise TypeError(f"{name}: {why} ({type(exc).__name__}: {exc})") from exc
+        return False
+
+
+# ---- forward hooks (``Cell.register_forward_pre_hook`` / ``register_forward_hook``) ----------------------------
+def pre_hooks(cell: Any, hooks: Hooks, args: tuple[Any, ...], kwargs: dict[str, Any],
+              ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Each pre hook ``fn(cell, args)`` may return new inputs (a non-tuple is one input); a ``with_kwargs`` one,
+    ``fn(cell, args, kwargs)``, returns None or ``(new_args, new_kwargs)``. Returns ``(args, kwargs)``."""
+    for fn, with_kwargs, _ in list(hooks["pre"].values()):
+        ret = fn(cell, args, kwargs) if with_kwargs else fn(cell, args)
+        if ret is None:
+            continue
+        if with_kwargs:
+            if not (isinstance(ret, tuple) and len(ret) == 2):
+                raise RuntimeError("forward pre hook with kwargs must return None or a tuple of (new_args, "
+                                   f"new_kwargs), but got {ret}")
+            args, kwargs = ret
+        else:
+            args = ret if isinstance(ret, tuple) else (ret,)
+    return args, kwargs
+
+
+def post_hooks(cell: Any, hooks: Hooks, args: tuple[Any, ...], kwargs: dict[str, Any], output: Any) -> Any:
+    """Each hook ``fn(cell, args, output)`` (``with_kwargs``: ``fn(cell, args, kwargs, output)``) may return a new
+    output."""
+    for fn, with_kwargs, _ in list(hooks["post"].values()):
+        ret = fn(cell, args, kwargs, output) if with_kwargs else fn(cell, args, output)
+        if ret is not None:
+            output = ret
+    return output
+
+
+def always_hooks(cell: Any, hooks: Hooks, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """``construct`` raised: the ``always_call=True`` hooks run anyway, with output None."""
+    for fn, with_kwargs, always in list(hooks["post"].values()):
+        if always:
+            fn(cell, args, kwargs, None) if with_kwargs else fn(cell, args, None)
+
+
+class recorders_in_phase:
+    """``with recorders_in_phase(phase):`` the tracer (or else every tape) records nodes with ``phase`` (an
+    optimizer's ``"optimizer"``)."""
+
+    __slots__ = ("phase", "saved")
+
+    def __init__(self, phase: Phase) -> None:
+        self.phase = phase
+
+    def __enter__(self) -> recorders_in_phase:
+        recorders = [state.tracer] if state.tracer is not None else list(state.tapes)
+        self.saved = [(r, r.phase) for r in recorders]
+        for r in recorders:
+            r.phase = self.phase
+        return self
+
+    def __exit__(self, *exc: Any) -> Literal[False]:
+        for r, phase in self.saved:
+            r.phase = phase
+        return False
+
+
+_BPROP: dict[type, bool] = {}  # Cell class -> whether it defines its own bprop (asked on every call under a gradient)
+
+
+def has_bprop(cls: type) -> bool:
+    """Whether the Cell class defines ``bprop`` (its own backward, used when a gradient records the call)."""
     has = _BPROP.get(cls)
     if has is None:
         has = _BPROP[cls] = getattr(cls, "bprop", None) is not None
     return has
 
 
-def call_cell(cell, args, kwargs):
-    """Run ``cell(*args, **kwargs)`` in the current mode.
+# ---- GRAPH mode ------------------------------------------------------------------------------------------------
+def graphs_of(cell: Any) -> tuple[CompileCache, Callable]:
+    """``(cache, construct)``: the CompileCache kept on ``cell`` and the function it traces.
 
-    At the outermost call, a failure that comes from an input that is not a Tensor (``net([1, 2])``,
-    ``net(None)``) is reported as a TypeError naming the Cell and the input (MindSpore: ``For
-    primitive[Shape], the input argument must be Tensor, but got <class 'list'>``), and Cells nested
-    deeper than Python's recursion limit raise a CellNestingError.
+    That function is ``cell._construct_call`` (hooks, scope, ``construct``) as a partial, which adds no Python
+    frame, named after the Cell and carrying ``construct`` and ``cell`` for the graph's input names.
     """
-    tracing = state.tracer is not None
-    if (tracing or state.tapes) and not kwargs and _has_bprop(type(cell)):
-        # A Cell with its own backward, while a gradient is being recorded: one node, its bprop the Cell's.
-        return custom_bprop.call(cell, args, lambda a: _run_construct(cell, a, {}))
-    if tracing:
-        return _run_construct(cell, args, kwargs)
-    _check_inputs(cell, args)
-    if state.cells:  # inside an eager call: its outermost call already guards and words the errors
-        if kwargs or not is_graph_mode():
-            return _run_construct(cell, args, kwargs)  # (every layer of an eager step: _call_here's work, shorter)
-        return compile_call(cell, args).run(args)
-    try:
-        # The whole call computes without numpy's floating-point warnings (core/fp_warnings) and without the cycle
-        # collector walking the step's objects (core/collector).
-        with quiet_kernels(), collector_paused():
-            return _call_here(cell, args, kwargs, True)
-    except RecursionError as e:
-        if isinstance(e, CellNestingError):
-            raise
-        raise CellNestingError(type(cell).__name__, "Calling", sys.getrecursionlimit()) from None
-    except (AttributeError, TypeError) as e:
-        why = _not_a_tensor(args)
-        if why is None:
-            raise
-        raise TypeError(f"{type(cell).__name__}: {why} ({type(e).__name__}: {e})") from e
-
-
-def _call_here(cell, args, kwargs, outermost):
-    """A top-level (not traced) call: compiled in GRAPH mode, construct run eagerly in PYNATIVE mode."""
-    if is_graph_mode() and not kwargs:
-        return compile_call(cell, args).run(args)
-    if outermost and any(t.shows_calls for t in state.tapes):
-        return _record_call(cell, args, kwargs)
-    return _run_construct(cell, args, kwargs)
-
-def _record_call(cell, args, kwargs):
-    """An outermost PYNATIVE call under ``mslab.record()``: name the tape's inputs, mark its outputs."""
-    tapes = [t for t in state.tapes if t.shows_calls]
-    names = input_names(cell, len(args))
-    for t in tapes:
-        t.name_inputs(args, names)
-    out = _run_construct(cell, args, kwargs)
-    for t in tapes:
-        t.mark_outputs([o for o in flatten(out)[0] if isinstance(o, Tensor)])
-    return out
-
-
-def compile_call(cell, args):
-    """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs (traced and cached on first use)."""
-    construct = cell.__dict__.get("_construct_fn")
+    construct: Any = cell._construct_fn  # a functools.partial carrying attributes of its own
     if construct is None:
-        construct = cell.__dict__["_construct_fn"] = _Construct(cell)
-    return cache_of(cell).get(construct, args)
+        construct = functools.partial(cell._construct_call)
+        construct.__name__ = type(cell).__name__
+        construct.construct = cell.construct  # for argument names
+        construct.cell = cell
+        cell._construct_fn = construct
+    return cache_of(cell), construct
 
 
-def compiled_graphs(cell):
+def compile_call(cell: Any, args: Sequence[Any]) -> Compiled:
+    """The Compiled graph a GRAPH-mode call ``cell(*args)`` runs (traced and cached on first use)."""
+    cache, construct = graphs_of(cell)
+    return cache.get(construct, args)
+
+
+def compiled_graphs(cell: Any) -> list[Graph]:
     """The graphs compiled for this Cell so far (one per input signature)."""
-    cache = cell.__dict__.get("_compile_cache")
+    cache = cell._compile_cache
     return [e.compiled.graph for es in cache.graphs.values() for e in es] if cache else []
-

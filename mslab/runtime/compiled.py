@@ -5,8 +5,11 @@
 result does in GRAPH mode: look the signature up (shapes, dtypes, constant arguments, training
 flags), trace and compile on a miss, then run the executor on the input arrays.
 """
+from __future__ import annotations
+
 import inspect
 from collections import OrderedDict
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -14,6 +17,7 @@ from mslab.autodiff import graph_syntax
 from mslab.core import graph_mode, state
 from mslab.core.context import LAX, STRICT, get_context
 from mslab.core.errors import GraphModeError
+from mslab.core.freeze import freeze
 from mslab.core.pytree import flatten, unflatten
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.ir.graph import Graph
@@ -25,7 +29,7 @@ from mslab.runtime.executor import Executor
 _changes = 0  # moves on whenever some Cell's training flag or public attribute changes
 
 
-def cell_changed():
+def cell_changed() -> None:
     """Some Cell's training flag or a public attribute changed (``Cell.set_train`` and ``Cell.__setattr__``
     call this): compiled graphs re-check the Cells they were traced through before their next run."""
     global _changes
@@ -40,27 +44,26 @@ class _Entry:
 
     __slots__ = ("compiled", "deps", "checked")
 
-    def __init__(self, compiled, cells):
+    def __init__(self, compiled: Compiled, cells: Sequence[Any]) -> None:
         self.compiled = compiled
-        self.deps = [(c, c.__dict__.get("training"), c.__dict__.get("_attr_version", 0)) for c in cells]
+        self.deps = [(c, c.training, c._attr_version) for c in cells]
         self.checked = _changes
 
-    def valid(self):
+    def valid(self) -> bool:
         if self.checked == _changes:
             return True
         for cell, training, version in self.deps:
-            d = cell.__dict__
-            if d.get("training") != training or d.get("_attr_version", 0) != version:
+            if cell.training != training or cell._attr_version != version:
                 return False
         self.checked = _changes
         return True
 
-    def outdated(self):
+    def outdated(self) -> bool:
         """An attribute it baked in has changed since: it can never serve a call again."""
-        return any(cell.__dict__.get("_attr_version", 0) != version for cell, _, version in self.deps)
+        return any(cell._attr_version != version for cell, _, version in self.deps)
 
 
-def input_names(fn, n):
+def input_names(fn: Any, n: int) -> list[str]:
     """Names for the ``n`` graph inputs of a call to ``fn``: its parameter names (``x``, ``label``).
 
     A gradient function is named after the function it differentiates, and a wrapper whose construct
@@ -88,7 +91,7 @@ def input_names(fn, n):
     return names[:n]
 
 
-def _const_sig(a):
+def _const_sig(a: Any) -> Any:
     # Python containers and scalars select the compiled graph by value, as MindSpore does: a new dict
     # with other values compiles anew instead of reusing a graph that baked the old ones in.
     if isinstance(a, (tuple, list)):
@@ -99,13 +102,12 @@ def _const_sig(a):
         raise TypeError("a numpy array was passed where a Tensor is expected: wrap it as mslab.Tensor(array) "
                         "(numpy arrays are not graph inputs)")
     try:
-        hash(a)
-        return ("C", type(a).__name__, a)
-    except TypeError:
+        return freeze(a)
+    except TypeError:  # no value to compare (a set, an object without __hash__): this very object
         return ("id", id(a))
 
 
-def _sig(a):
+def _sig(a: Any) -> Any:
     if isinstance(a, Parameter):  # read when the graph runs, so the graph is this Parameter's
         return ("P", id(a))
     if isinstance(a, Tensor):
@@ -113,13 +115,13 @@ def _sig(a):
     return _const_sig(a)
 
 
-def signature(args):
+def signature(args: Sequence[Any]) -> tuple:
     """The cache key of a call: tensor shapes and dtypes, and the values of its constant arguments."""
     return tuple(_sig(a) for a in args)
 
 
-def _symbolic_args(graph, args, names):
-    out = []
+def _symbolic_args(graph: Graph, args: Sequence[Any], names: Sequence[str]) -> list[Any]:
+    out: list[Any] = []
     for a, name in zip(args, names):
         if isinstance(a, (Parameter, ParameterTuple)):
             out.append(a)  # Parameters are not graph inputs: the graph reads (and may write) them as they are
@@ -136,7 +138,7 @@ def _symbolic_args(graph, args, names):
     return out
 
 
-def tensor_leaves(args):
+def tensor_leaves(args: Sequence[Any]) -> Iterator[Tensor]:
     """The Tensors among call arguments (inside tuples too), in order: a graph's input arrays."""
     for a in args:
         if isinstance(a, Parameter):
@@ -149,7 +151,8 @@ def tensor_leaves(args):
             yield from tensor_leaves(list(a.values()))
 
 
-def trace(fn, *args, name=None, optimize_graph=True, names_from=None, syntax_level=None):
+def trace(fn: Callable, *args: Any, name: str | None = None, optimize_graph: bool = True, names_from: Any = None,
+          syntax_level: int | None = None) -> Graph:
     """Trace ``fn(*args)`` into a Graph without running it: forward, and backward/optimizer nodes if
     ``fn`` computes gradients or updates weights (a ``GradOperation`` result, a TrainOneStepCell).
 
@@ -176,7 +179,8 @@ def trace(fn, *args, name=None, optimize_graph=True, names_from=None, syntax_lev
     return graph
 
 
-def trace_by_running(fn, args, name=None, names_from=None):
+def trace_by_running(fn: Callable, args: Sequence[Any], name: str | None = None, names_from: Any = None,
+                     ) -> tuple[Graph, Any]:
     """``jit(capture_mode="trace")``: run ``fn(*args)`` eagerly once and keep what ran as a Graph.
 
     Returns ``(graph, result)``. Python control flow is baked in as it ran on these values (MindSpore's
@@ -204,11 +208,12 @@ class Compiled:
 
     __slots__ = ("graph", "executor")
 
-    def __init__(self, graph):
+    def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.executor = Executor(graph)
 
-    def run(self, args):
+    def run(self, args: Sequence[Any]) -> Any:
+        """Run the graph on the call's tensors; its outputs as Tensors, in the structure ``fn`` returned."""
         arrays = [t._data for t in tensor_leaves(args)]
         outs = self.executor.run(arrays)
         return unflatten(self.graph.output_tree, [Tensor._wrap(a) for a in outs])
@@ -223,13 +228,13 @@ class CompileCache:
     so calls with ever new batch sizes do not pile graphs up.
     """
 
-    def __init__(self, names_from=None, capture_mode="ast", syntax_level=None):
-        self.graphs = OrderedDict()  # signature -> [_Entry], most recently used last
+    def __init__(self, names_from: Any = None, capture_mode: str = "ast", syntax_level: int | None = None) -> None:
+        self.graphs: OrderedDict[tuple, list[_Entry]] = OrderedDict()  # signature -> [_Entry], most recently used last
         self.names_from = names_from  # the function whose parameter names name the graph inputs
         self.capture_mode = capture_mode
         self.syntax_level = syntax_level
 
-    def _lookup(self, key):
+    def _lookup(self, key: tuple) -> Compiled | None:
         entries = self.graphs.get(key)
         if not entries:
             return None
@@ -240,7 +245,7 @@ class CompileCache:
         entries[:] = [e for e in entries if not e.outdated()]
         return None
 
-    def _store(self, key, graph):
+    def _store(self, key: tuple, graph: Graph) -> Compiled:
         c = Compiled(graph)
         self.graphs.setdefault(key, []).append(_Entry(c, getattr(graph, "cells", ())))
         self.graphs.move_to_end(key)
@@ -252,14 +257,16 @@ class CompileCache:
                 del self.graphs[oldest]
         return c
 
-    def get(self, fn, args):
+    def get(self, fn: Callable, args: Sequence[Any]) -> Compiled:
+        """The Compiled graph for a call ``fn(*args)``: cached by signature, traced and compiled on a miss."""
         key = signature(args)
         c = self._lookup(key)
         if c is None:
             c = self._store(key, trace(fn, *args, names_from=self.names_from, syntax_level=self.syntax_level))
         return c
 
-    def call(self, fn, args):
+    def call(self, fn: Callable, args: Sequence[Any]) -> Any:
+        """The result of ``fn(*args)`` run as a compiled graph (``capture_mode='trace'``: a miss runs it eagerly)."""
         if self.capture_mode == "trace":
             key = signature(args)
             c = self._lookup(key)
@@ -270,19 +277,19 @@ class CompileCache:
             return c.run(args)
         return self.get(fn, args).run(args)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return sum(len(es) for es in self.graphs.values())
 
 
-def cache_of(owner, names_from=None):
+def cache_of(owner: Any, names_from: Any = None) -> CompileCache:
     """The CompileCache kept on ``owner`` (a Cell, a gradient function), made on first use."""
-    cache = owner.__dict__.get("_compile_cache")
+    cache = getattr(owner, "_compile_cache", None)  # a Cell declares it (None until now); a gradient function not
     if cache is None:
-        cache = owner.__dict__["_compile_cache"] = CompileCache(names_from=names_from)
+        cache = owner._compile_cache = CompileCache(names_from=names_from)
     return cache
 
 
-def run_compiled(owner, fn, args):
+def run_compiled(owner: Any, fn: Callable, args: Sequence[Any]) -> Any:
     """A top-level GRAPH-mode call of a gradient function: compiled once per signature, graphs kept on ``owner``."""
     return cache_of(owner, names_from=owner).call(fn, args)
 
@@ -305,8 +312,8 @@ class jit:
     function is simply inlined.
     """
 
-    def __init__(self, function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
-                 **options):
+    def __init__(self, function: Callable | None = None, *, capture_mode: str = "ast", jit_level: str = "O0",
+                 dynamic: int = 0, fullgraph: bool = False, backend: str = "", **options: Any) -> None:
         if capture_mode not in _CAPTURE_MODES:
             raise ValueError(f"jit: capture_mode must be one of {_CAPTURE_MODES} in mslab, got {capture_mode!r} "
                              f"(MindSpore's 'bytecode' mode is not offered)")
@@ -319,7 +326,7 @@ class jit:
             self.__name__ = getattr(function, "__name__", "jit")
             self.__doc__ = getattr(function, "__doc__", None)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fn is None:  # used as @jit(...) with arguments
             return jit(args[0], **self.options)
         if state.tracer is not None:
@@ -332,25 +339,29 @@ class jit:
             raise TypeError(f"jit function {self.__name__}: pass tensors positionally in GRAPH mode")
         return self.cache.call(self.fn, args)
 
-    def __get__(self, obj, objtype=None):
+    def __get__(self, obj: Any, objtype: type | None = None) -> jit:
         if obj is None:
             return self
-        # One compiled function per instance, kept on the instance (so its graphs die with it).
-        key = "_jit_" + getattr(self.fn, "__name__", "fn")
-        j = obj.__dict__.get(key) if hasattr(obj, "__dict__") else None
+        # One compiled function per instance, kept on the instance (so its graphs die with it): in its dict
+        # ``_jit_methods``, which a Cell declares (None until its first jit method) and other objects get here.
+        name = getattr(self.fn, "__name__", "fn")
+        methods = getattr(obj, "_jit_methods", None)
+        j = None if methods is None else methods.get(name)
         if j is None:
-            j = jit(self.fn.__get__(obj, objtype), **self.options)
-            if hasattr(obj, "__dict__"):
-                obj.__dict__[key] = j
+            j = jit(self.fn.__get__(obj, objtype), **self.options)  # type: ignore[union-attr]  # a method: fn is set
+            if methods is None and hasattr(obj, "__dict__"):
+                methods = obj._jit_methods = {}
+            if methods is not None:
+                methods[name] = j
         return j
 
 
-def ms_function(fn=None, input_signature=None, **kwargs):
+def ms_function(fn: Callable | None = None, input_signature: Any = None, **kwargs: Any) -> jit:
     """MindSpore 1.x's name for ``jit`` (``ms_function(fn, input_signature=None)``)."""
     return jit(fn, **kwargs)
 
 
-def jit_class(cls):
+def jit_class(cls: type) -> type:
     """Mark a user class so GRAPH mode may use its instances and methods (``@mindspore.jit_class``).
 
     MindSpore's graph compiler needs the mark to read such an object's attributes and call its methods
@@ -363,5 +374,5 @@ def jit_class(cls):
     # A Cell is compiled through its construct already (mslab.nn.cell.Cell, found by name: nn is a layer above)
     if any(k.__name__ == "Cell" and k.__module__ == "mslab.nn.cell" for k in cls.__mro__):
         raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: {cls}.")
-    cls.__ms_class__ = True
+    cls.__ms_class__ = True  # type: ignore[attr-defined]  # the mark, on the user's class
     return cls

@@ -9,14 +9,16 @@ Compilation (once per graph):
 * nodes whose inputs are all known at compile time (constants, or folded nodes, such as the ``Fill``
   that makes *sens* and what is computed from it) are folded: computed once, here;
 * each buffer is noted as free after its last reader, so numpy can reuse the memory;
-* a few pairs of neighbouring nodes share one kernel (``runtime.fusion``: MaxPoolGrad with the ReluGrad after
-  it, BatchNormGrad with BatchNormScaleGrad, a convolution's two backward nodes), bit for bit what the two
-  nodes compute;
-* the schedule is turned into one Python function, a line per node or fused pair (``print(executor.code)``)::
+* the schedule is turned into one Python function, a line per node (``print(executor.code)``); its
+  variables are named after the IR values they hold (``%0`` is ``_0``, ``%fc1.weight`` is ``fc1_weight``), its
+  kernels after the node they run and, when short, the node's Cell path (as torch.fx names its code)::
 
-      v7 = k0(a0, p0)              # %0 = MatMul
-      v8 = k1(v7, p1)              # %1 = BiasAdd
-      del v7
+      _0 = k_0_fc1_MatMul(x, fc1_weight)    # %0 = MatMul
+      _1 = k_1_fc1_BiasAdd(_0, fc1_bias)    # %1 = BiasAdd
+      del _0
+
+(The speed layer may plan the lines itself, through ``mslab.core.hooks.executor_lines``: ``mslab.fast.fusion``
+computes some pairs of neighbouring nodes in one line, bit for bit what the two nodes compute.)
 
 Running is calling that function: the same kernels in recorded order, which is also the order of side
 effects (an optimizer's ``Assign`` runs after the backward nodes that read the weight).
@@ -24,14 +26,36 @@ effects (an optimizer's ``Assign`` runs after the backward nodes that read the w
 ``steps()`` runs the same schedule one node at a time and exposes every intermediate value: the
 step-through views use it, never a second interpreter.
 """
+from __future__ import annotations
+
+import keyword
+import re
+from typing import Any, Callable, Iterator, Sequence
+
 import numpy as np
 
 from mslab.autodiff.control_flow import If, While
+from mslab.core import hooks
 from mslab.core.errors import ExecutionError
 from mslab.core.fp_warnings import quiet_kernels
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Value
-from mslab.runtime import fusion
+from mslab.ir.graph import Graph, Node, Value, ValueKind
+
+
+class Line:
+    """One line of the generated code: ``fn`` of the ``ins`` slots, giving the ``outs`` slots; ``members`` are the
+    schedule indices of the nodes it computes (one, unless the speed layer fused some), the first one's where the
+    line stands."""
+
+    __slots__ = ("fn", "ins", "outs", "members")
+
+    def __init__(self, fn, ins, outs, members):
+        self.fn, self.ins, self.outs, self.members = fn, ins, outs, members
+
+
+def one_line_per_node(schedule, keep):
+    """The plain plan of the generated code: each scheduled node ``(fn, slots, out, node)`` on a line of its own."""
+    return [Line(fn, ins, (out,), (k,)) for k, (fn, ins, out, _) in enumerate(schedule)]
 
 
 def _bind(compute, inputs, slot_of):
@@ -52,6 +76,48 @@ def _bind(compute, inputs, slot_of):
     return call, slots
 
 
+def _identifier(text: str) -> str:
+    """``text`` made a Python identifier: ``%12`` -> ``_12``, ``fc1.weight`` -> ``fc1_weight``."""
+    name = re.sub(r"\W", "_", text.lstrip("%"))
+    if not name or name[0].isdigit():
+        name = "_" + name
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+class _Names:
+    """The generated code's names, each unique: a second ``fc1_weight`` becomes ``fc1_weight_2``."""
+
+    def __init__(self) -> None:
+        self.taken = {"run"}
+
+    def __call__(self, text: str) -> str:
+        base = name = _identifier(text)
+        i = 1
+        while name in self.taken:
+            i += 1
+            name = f"{base}_{i}"
+        self.taken.add(name)
+        return name
+
+
+_SHORT_PATH = 20  # a Cell path longer than this is left out of a kernel's name (its last part is kept if short)
+
+
+def kernel_name(nodes: list[Node]) -> str:
+    """``k_12_fc1_MatMul``: the kernel computing ``nodes`` (one node, or a fused line) named after the first node's
+    IR name and Cell path (when short) and the ops it runs."""
+    first = nodes[0]
+    cells = [c.strip("_") for c in first.scope.split("/") if c.strip("_")]  # network/_backbone/fc1
+    parts = ["k", first.out.name.lstrip("%")]
+    for path in ("_".join(cells), cells[-1] if cells else ""):
+        if len(path) <= _SHORT_PATH:
+            if path:
+                parts.append(path)
+            break
+    parts += [n.prim.name for n in nodes]
+    return _identifier("_".join(parts))
+
+
 _STEPPABLE = (If, While)  # control-flow nodes whose inner steps ``steps(into_subgraphs=True)`` follows
 
 
@@ -60,16 +126,15 @@ def _compile_subgraph(graph):
     return Executor(graph).run
 
 
-def kernel_of(node, slot_of):
+def kernel_of(node: Node, slot_of: dict[Value, int]) -> tuple[Callable, list[int], bool]:
     """``(fn, slots, direct)``: the node's kernel, the slots of its tensor inputs, and whether ``fn`` takes
     the tensor inputs alone (a specialised kernel) rather than every input in call order (``compute``).
 
     A control-flow node (If, While) gets its subgraphs compiled by this executor's class, through
     ``prim.kernel_with(compile)``: the primitive knows how to run them, the runtime how to compile them."""
-    kernel_with = getattr(node.prim, "kernel_with", None)
-    if kernel_with is not None:
-        return kernel_with(_compile_subgraph), [slot_of[v] for v in node.inputs if type(v) is Value], True
-    fn = node.prim.kernel(node.inputs)
+    fn = node.prim.kernel_with(_compile_subgraph)
+    if fn is None:
+        fn = node.prim.kernel(node.inputs)
     if fn is not None:
         return fn, [slot_of[v] for v in node.inputs if type(v) is Value], True
     fn, slots = _bind(node.prim.compute, node.inputs, slot_of)
@@ -79,29 +144,29 @@ def kernel_of(node, slot_of):
 class Executor:
     """Runs one Graph. ``run(arrays) -> list of arrays`` for the graph's outputs."""
 
-    def __init__(self, graph):
+    def __init__(self, graph: Graph) -> None:
         self.graph = graph
-        slot_of = {}
+        slot_of: dict[Value, int] = {}
         for v in graph.inputs + graph.params + graph.consts:
             slot_of[v] = len(slot_of)
         for n in graph.nodes:
             slot_of[n.out] = len(slot_of)
         self.slot_of = slot_of
-        template = [None] * len(slot_of)
+        template: list[Any] = [None] * len(slot_of)  # a compile-time value's array, else None
         for v in graph.consts:
             template[slot_of[v]] = v.array
         self.input_slots = [slot_of[v] for v in graph.inputs]
         self.param_slots = [(slot_of[v], v.handle) for v in graph.params]
-        self.folded = []  # nodes computed once, here
-        schedule = []
-        direct = []
+        self.folded: list[Node] = []  # nodes computed once, here
+        schedule: list[tuple[Callable, list[int], int, Node]] = []
+        direct: list[bool] = []
         for n in graph.nodes:
             for v in n.inputs:
                 if type(v) is Value and v not in slot_of:
                     raise ExecutionError(f"node {n.out.name} ({n.prim.name}) reads {v.name}, which belongs to "
                                          f"another graph: a symbolic tensor escaped from an earlier trace")
             fn, slots, is_direct = kernel_of(n, slot_of)
-            if (not n.prim.side_effect and getattr(n.prim, "deterministic", True)
+            if (not n.prim.side_effect and n.prim.deterministic
                     and all(template[s] is not None for s in slots)):
                 template[slot_of[n.out]] = self._fold(n, fn, [template[s] for s in slots])
                 self.folded.append(n)
@@ -116,9 +181,10 @@ class Executor:
         self.schedule = schedule  # (kernel, input slots, output slot, node) per node, in run order
         # Outputs that are parameters or compile-time values are copied on the way out: the caller must
         # not be able to change a weight or the next call's result by writing into them.
-        self._out_copy = [v.kind == "param" or template[self.slot_of[v]] is not None for v in graph.outputs]
+        self._out_copy = [v.kind == ValueKind.PARAM or template[self.slot_of[v]] is not None for v in graph.outputs]
         self._known_ids = {id(a) for a in template if a is not None}
-        self._generate(direct)
+        self._direct = direct
+        self._generate()
 
     def _fold(self, n, fn, arrays):
         try:
@@ -128,32 +194,32 @@ class Executor:
             raise self._error(n, e, arrays) from None
 
     # ---- code generation -----------------------------------------------------------------------------
-    def _generate(self, direct):
-        """Write the schedule as one Python function (``self.code``) and compile it.
+    def _generate(self):
+        """Write the schedule as one Python function (``self.code``) and compile it, with the lines planned by
+        ``hooks.executor_lines`` (one per node when it is None); ``run`` writes it again if that hook changes.
 
-        Graph inputs are ``a<slot>``, parameters ``p<slot>`` (read when the call starts), compile-time
-        values ``c<slot>``, node results ``v<slot>``; ``k<i>`` is the i-th scheduled node's kernel.
+        Every buffer is named after the IR value it holds (``_identifier``): graph inputs and parameters (read
+        when the call starts) are the function's arguments, compile-time values (constants, folded nodes) its
+        globals, node results its locals; each kernel is named after its node (``kernel_name``), each constant
+        argument of a plain ``compute`` call ``q<i>``.
         """
         env = {}
-        names = {}
-        for s in self.input_slots:
-            names[s] = f"a{s}"
-        for s, _ in self.param_slots:
-            names[s] = f"p{s}"
+        unique = _Names()
+        value_of = {s: v for v, s in self.slot_of.items()}
+        names = {s: unique(value_of[s].name) for s in sorted(value_of)}
         for s, a in enumerate(self.template):
             if a is not None:
-                names[s] = f"c{s}"
-                env[f"c{s}"] = a
-        for _, _, out, _ in self.schedule:
-            names[out] = f"v{out}"
+                env[names[s]] = a
         lines = [f"def run({', '.join(names[s] for s in self.input_slots)}{', ' if self.input_slots else ''}"
                  f"{', '.join(names[s] for s, _ in self.param_slots)}):"]
         self._line_of_step = {}
         const_names = {}
         # The graph's outputs and parameters are never freed; other buffers go after the line that reads them last.
         keep = set(self.output_slots) | {s for s, _ in self.param_slots}
-        plan = fusion.plan(self.schedule, keep)
-        self.n_lines = len(plan)
+        self._planner = planner = hooks.executor_lines
+        plan = (planner or one_line_per_node)(self.schedule, keep)
+        direct = self._direct
+        self._n_lines = len(plan)
         last = {}
         for i, line in enumerate(plan):
             for s in line.ins:
@@ -165,11 +231,12 @@ class Executor:
         for line, free in zip(plan, frees):
             k = line.members[0]
             node = self.schedule[k][3]
+            kernel = unique(kernel_name([self.schedule[m][3] for m in line.members]))
             if len(line.members) > 1 or direct[k]:
                 args = [names[s] for s in line.ins]
-                env[f"k{k}"] = line.fn
+                env[kernel] = line.fn
             else:  # compute itself, called with every input in order; constant inputs are globals
-                env[f"k{k}"] = node.prim.compute
+                env[kernel] = node.prim.compute
                 args = []
                 for v in node.inputs:
                     if type(v) is Value:
@@ -177,22 +244,40 @@ class Executor:
                     else:
                         name = const_names.get(id(v))
                         if name is None:
-                            name = const_names[id(v)] = f"q{len(const_names)}"
+                            name = const_names[id(v)] = unique(f"q{len(const_names)}")
                             env[name] = v
                         args.append(name)
             self._line_of_step[len(lines) + 1] = k
             what = ", ".join(f"{self.schedule[m][3].out.name} = {self.schedule[m][3].prim.name}" for m in line.members)
-            lines.append(f"    {', '.join(names[o] for o in line.outs)} = k{k}({', '.join(args)})  # {what}")
+            lines.append(f"    {', '.join(names[o] for o in line.outs)} = {kernel}({', '.join(args)})  # {what}")
             if free:
                 lines.append(f"    del {', '.join(names[s] for s in sorted(free))}")
         lines.append(f"    return [{', '.join(names[s] for s in self.output_slots)}]")
-        self.code = "\n".join(lines) + "\n"
-        self._code_obj = compile(self.code, f"<graph {self.graph.name}>", "exec")
+        self._code = "\n".join(lines) + "\n"
+        self._code_obj = compile(self._code, f"<graph {self.graph.name}>", "exec")
         self._const_names = const_names
         exec(self._code_obj, env)  # noqa: S102 (the source is generated above from the schedule)
         self._run = env["run"]
         self._run_code = self._run.__code__
         self._names = names
+
+    def _written_for_now(self):
+        """Write the code again if the speed layer was switched since it was written (fused lines never run with
+        it off, nor unfused ones with it on)."""
+        if self._planner is not hooks.executor_lines:
+            self._generate()
+
+    @property
+    def code(self) -> str:
+        """The source of the generated ``run`` function, as it runs now."""
+        self._written_for_now()
+        return self._code
+
+    @property
+    def n_lines(self) -> int:
+        """How many lines compute the nodes (fewer than the nodes where the speed layer fused some)."""
+        self._written_for_now()
+        return self._n_lines
 
     # ---- running -------------------------------------------------------------------------------------
     def _load(self, arrays):
@@ -205,10 +290,12 @@ class Executor:
             env[s] = a
         return env
 
-    def run(self, arrays):
+    def run(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """Run the whole graph on input arrays; return the output arrays."""
         if len(arrays) != len(self.input_slots):
             raise TypeError(f"graph {self.graph.name} takes {len(self.input_slots)} tensor inputs, got {len(arrays)}")
+        if self._planner is not hooks.executor_lines:  # the speed layer was switched (see _written_for_now)
+            self._generate()
         try:
             with quiet_kernels():  # inf and nan without numpy's warnings, as MindSpore (core/fp_warnings)
                 outs = self._run(*arrays, *[p._data for _, p in self.param_slots])
@@ -234,7 +321,7 @@ class Executor:
         arrays = [local.get(self._names[s], self.template[s]) for s in slots]
         return self._error(node, exc, arrays)
 
-    def steps(self, arrays, into_subgraphs=False):
+    def steps(self, arrays: Sequence[Any], into_subgraphs: bool = False) -> Iterator[tuple[Node, _ValueEnv]]:
         """Run node by node: yields ``(node, env)`` after each node; ``env`` maps Value -> array.
 
         Nothing is freed, so every intermediate value stays readable. Folded constant nodes are
@@ -304,15 +391,15 @@ class Executor:
 class _ValueEnv:
     """Read access to a running graph's buffers by Value (or by node); ``where`` places a subgraph's step."""
 
-    def __init__(self, env, slot_of):
+    def __init__(self, env: list[Any], slot_of: dict[Value, int]) -> None:
         self.env = env
         self.slot_of = slot_of
-        self.where = None
+        self.where: tuple[Node, str, int | None] | None = None
 
-    def __getitem__(self, v):
-        if hasattr(v, "out"):
+    def __getitem__(self, v: Value | Node) -> Any:
+        if isinstance(v, Node):
             v = v.out
         return self.env[self.slot_of[v]]
 
-    def tensor(self, v):
+    def tensor(self, v: Value | Node) -> Tensor:
         return Tensor._wrap(self[v])

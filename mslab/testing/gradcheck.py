@@ -6,7 +6,7 @@ weights ``w``, so every output element matters) must match
     (L(x + eps e_k) - L(x - eps e_k)) / (2 eps)
 
 for every element k, computed in float64. It is checked in both PYNATIVE and GRAPH mode, and PYNATIVE's
-replayed backward (a repeated call, mslab.runtime.backward_replay) must equal its rule-by-rule one bit for bit.
+replayed backward (a repeated call, mslab.fast.backward_replay) must equal its rule-by-rule one bit for bit.
 """
 import numpy as np
 
@@ -48,7 +48,8 @@ def numeric_grads(loss_np, arrays, positions, eps):
 
 def _check_replay(grad_fn, ins, first):
     """PYNATIVE calls again: the second compiles the repeated backward, the third replays it
-    (mslab.runtime.backward_replay); both must give the first call's rule-by-rule gradients bit for bit."""
+    (mslab.fast.backward_replay; with the speed layer off both run the rules again); both must give the first
+    call's rule-by-rule gradients bit for bit."""
     for call in ("second", "third"):
         again = grad_fn(*ins)
         for i, (a, b) in enumerate(zip(first, again)):

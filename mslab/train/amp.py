@@ -54,7 +54,7 @@ class _OutputTo32(Cell):
 
 
 def _set_by_user(cell):
-    return cell.__dict__.get("_mixed_precision_type") is not None
+    return cell._mixed_precision_type is not None
 
 
 def _replace_children(network, pick, wrap, keep_user_set=False):
@@ -96,5 +96,4 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
         network = _OutputTo32(network.to_float(dtype))
     else:
         raise ValueError(f"The amp level {amp_level} is not supported")
-    network.__dict__["_amp_level"] = amp_level
     return network

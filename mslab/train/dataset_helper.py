@@ -5,7 +5,7 @@ and fetches the result: two host-device exchanges per step.
 
 With ``dataset_sink_mode=True`` in GRAPH mode, MindSpore on an Ascend/GPU device moves the data through
 a channel into a queue on the device and runs ``sink_size`` steps there in one go (the loop itself is
-part of the device program); only the last step's result comes back. Seed train.md:
+part of the device program); only the last step's result comes back. MindSpore's training guide (train.md):
 
     dataset_helper = DatasetHelper(ds_train, dataset_sink_mode=True, sink_size=100, epoch_num=10)
     net = connect_network_with_dataset(net, dataset_helper)
@@ -26,7 +26,7 @@ them per pass, or the dataset size) and ``connect_network_with_dataset`` returns
 
 All of this needs a device: with ``device_target="CPU"`` (the default) MindSpore cannot sink, and
 ``DatasetHelper(dataset, dataset_sink_mode=True)`` raises RuntimeError with MindSpore's message; set
-``set_context(device_target="Ascend")`` to use the simulated device, as seed train.md does.
+``set_context(device_target="Ascend")`` to use the simulated device, as that guide does.
 """
 from collections import deque
 from dataclasses import dataclass
@@ -246,24 +246,24 @@ class DataSinkNetwork(Cell):
     def __init__(self, network, dataset_helper):
         super().__init__(auto_prefix=False)
         self.network = network
-        self.__dict__["_dataset_helper"] = dataset_helper
-        self.__dict__["last_sink_steps"] = 0
+        self._dataset_helper = dataset_helper
+        self.__dict__["last_sink_steps"] = 0  # written each call: not an attribute change a graph must see
 
     @property
     def dataset_helper(self):
-        return self.__dict__["_dataset_helper"]
+        return self._dataset_helper
 
     def __call__(self, *inputs):
         if inputs:
             raise TypeError("This network takes its data from the device queue: call it with no inputs, with "
                             "what the DatasetHelper yields (for inputs in dataset_helper: net(*inputs))")
-        helper = self.__dict__["_dataset_helper"]
+        helper = self._dataset_helper
         chunk = helper._take_chunk()
         network = self.network
         output = None
         for batch in chunk:  # the device loop: steps back to back, nothing else in between
             output = network(*batch)
-        self.__dict__["last_sink_steps"] = len(chunk)
+        self.__dict__["last_sink_steps"] = len(chunk)  # (see __init__)
         helper.transfer_counts.device_to_host += 1
         return output
 

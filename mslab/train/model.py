@@ -10,9 +10,9 @@
 callbacks (see ``mslab.train.callback``). Without sink every step is visible to callbacks and
 ``cur_step_num`` counts across epochs (1..6, 7..12, ...). With ``dataset_sink_mode=True`` in GRAPH
 mode each epoch sinks ``sink_size`` steps (the whole dataset when -1) to the simulated device and runs
-them in one go (seed train.md): the step callbacks fire once per epoch, ``cur_step_num`` jumps by the
-sink size and ``net_outputs`` is the last step's loss. ``model.transfer_counts`` then shows why this
-matters: how often host and device exchanged data. In PYNATIVE mode sinking falls back to no sink.
+them in one go (MindSpore's training guide, train.md): the step callbacks fire once per epoch,
+``cur_step_num`` jumps by the sink size and ``net_outputs`` is the last step's loss. ``model.transfer_counts``
+then shows why this matters: how often host and device exchanged data. In PYNATIVE mode sinking falls back to no sink.
 Sinking needs a device: with ``device_target="CPU"`` (the default) MindSpore ignores
 ``dataset_sink_mode`` and ``sink_size`` and trains step by step over the whole dataset, and so does
 mslab; ``set_context(device_target="Ascend")`` gives the simulated device.

@@ -44,8 +44,10 @@ def test_stages_on_lenet_training_step(lenet):
     assert len(cp.stages[1]["highlighted"]) == 0
     assert len(cp.stages[3]["highlighted"]) == len(ex.folded) == 4
     assert cp.stages[-1]["code"] == ex.code and cp.stages[-1]["code"].startswith("def run(")
-    # fused lines: LeNet's two MaxPoolGrad + ReluGrad pairs, the second convolution's two backward nodes
-    assert cp.stages[-1]["note"].endswith("in 44 lines of the generated function below (fused pairs share one)")
+    # fused lines (the speed layer, mslab.fast): LeNet's two MaxPoolGrad + ReluGrad pairs, the second convolution's
+    # two backward nodes; the plain executor writes one line per node
+    assert cp.stages[-1]["note"].endswith("in 44 lines of the generated function below (fused pairs share one)"
+                                          if ms.fast.enabled() else "each one line of the generated function below")
     assert len({pane.svg for pane in cp.panes}) == 5  # each stage its own picture, a GraphView child widget
     assert [pane.highlighted for pane in cp.panes][3] and cp.get_state()["panes"][0].endswith(cp.panes[0].model_id)
     assert repr(cp) == "CompilePipeline(TrainOneStepCell: recorded=19, autodiff=51, cse=51, dce=51, schedule=47)"

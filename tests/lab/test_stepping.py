@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import mslab as ms
-from mslab import context, nn
+from mslab import context
 from mslab.common.tensor import ParameterTuple
 from mslab.lab.stepping import (
     BACKWARD_S,
@@ -18,29 +18,6 @@ from mslab.ops import GradOperation
 from mslab.testing.modes import in_mode
 
 MODES = [pytest.param(context.GRAPH_MODE, id="graph"), pytest.param(context.PYNATIVE_MODE, id="pynative")]
-
-
-class Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Dense(3, 4)
-        self.relu = nn.ReLU()
-        self.fc2 = nn.Dense(4, 2)
-
-    def construct(self, x):
-        return self.fc2(self.relu(self.fc1(x)))
-
-
-def make(opt="momentum", sens=1.0):
-    ms.set_seed(0)
-    net = Net()
-    if opt == "momentum":
-        o = nn.Momentum(net.trainable_params(), 0.1, 0.9)
-    elif opt == "adam":
-        o = nn.Adam(net.trainable_params(), 0.01)
-    else:
-        o = nn.SGD(net.trainable_params(), 0.1)
-    return nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), o, sens=sens)
 
 
 def data():
@@ -61,12 +38,12 @@ def assert_same(a, b):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("opt", ["momentum", "adam", "sgd"])
-def test_stepping_to_the_end_equals_one_plain_call(mode, opt):
+def test_stepping_to_the_end_equals_one_plain_call(mode, opt, make_train_step):
     context.set_context(mode=mode)
     x, y = data()
-    plain = make(opt)
+    plain = make_train_step(opt)
     loss = plain(x, y).asnumpy()
-    cell = make(opt)
+    cell = make_train_step(opt)
     s = TrainStepSession(cell, x, y)
     while not s.done:
         s.next_stage()
@@ -75,10 +52,10 @@ def test_stepping_to_the_end_equals_one_plain_call(mode, opt):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_node_by_node_equals_stage_by_stage(mode):
+def test_node_by_node_equals_stage_by_stage(mode, make_train_step):
     context.set_context(mode=mode)
     x, y = data()
-    a, b = make(), make()
+    a, b = make_train_step(), make_train_step()
     sa, sb = TrainStepSession(a, x, y), TrainStepSession(b, x, y)
     n = 0
     while not sa.done:
@@ -90,14 +67,14 @@ def test_node_by_node_equals_stage_by_stage(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_gradients_equal_grad_operation(mode):
+def test_gradients_equal_grad_operation(mode, make_train_step):
     context.set_context(mode=mode)
     x, y = data()
-    ref = make()
+    ref = make_train_step()
     weights = ParameterTuple(ref.network.trainable_params())
     sens = ms.Tensor(np.array(1.0, np.float32))
     expect = GradOperation(get_by_list=True, sens_param=True)(ref.network, weights)(x, y, sens)
-    s = TrainStepSession(make(), x, y)
+    s = TrainStepSession(make_train_step(), x, y)
     s.next_stage().next_stage()
     assert all(g is None for g in s.gradients.values())  # not computed yet
     s.run_to_end()
@@ -108,10 +85,10 @@ def test_gradients_equal_grad_operation(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_previous_restores_parameters(mode):
+def test_previous_restores_parameters(mode, make_train_step):
     context.set_context(mode=mode)
     x, y = data()
-    cell = make()
+    cell = make_train_step()
     start = params(cell)
     s = TrainStepSession(cell, x, y)
     assert_same(params(cell), start)  # creating a session changes nothing (PYNATIVE undoes its recording)
@@ -135,12 +112,12 @@ def test_previous_restores_parameters(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_half_way_through_the_optimizer(mode):
+def test_half_way_through_the_optimizer(mode, make_train_step):
     context.set_context(mode=mode)
     x, y = data()
-    plain = make()
+    plain = make_train_step()
     plain(x, y)
-    cell = make()
+    cell = make_train_step()
     start = params(cell)
     s = TrainStepSession(cell, x, y)
     opt = s.stage_nodes(OPTIMIZER_S)
@@ -154,10 +131,10 @@ def test_half_way_through_the_optimizer(mode):
     assert_same(params(cell), after)
 
 
-def test_stages_graph_mode():
+def test_stages_graph_mode(make_train_step):
     context.set_context(mode=context.GRAPH_MODE)
     x, y = data()
-    s = TrainStepSession(make(), x, y)
+    s = TrainStepSession(make_train_step(), x, y)
     assert [st.name for st in s.stages] == [FORWARD_S, SENS, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN]
     assert [n.op for n in s.stage_nodes(SENS)] == ["Fill"]
     assert s.stage_nodes(SENS)[0] in s.folded  # computed when the graph was compiled
@@ -168,19 +145,19 @@ def test_stages_graph_mode():
     assert repr(s) == "TrainStepSession(TrainOneStepCell, mode=GRAPH, nodes=26, position=0, stage='start')"
 
 
-def test_stages_pynative_tape_has_one_forward_too():
+def test_stages_pynative_tape_has_one_forward_too(make_train_step):
     x, y = data()
-    s = TrainStepSession(make(), x, y, mode=context.PYNATIVE_MODE)
+    s = TrainStepSession(make_train_step(), x, y, mode=context.PYNATIVE_MODE)
     names = [st.name for st in s.stages]
     assert names == [FORWARD_S, SENS, BACKWARD_S, GRAD_REDUCE, OPTIMIZER_S, RETURN]
     assert sum(n.op == "MatMul" for n in s.stage_nodes(FORWARD_S)) == 2  # fc1, fc2: once each
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_values_are_real(mode):
+def test_values_are_real(mode, make_train_step):
     context.set_context(mode=mode)
     x, y = data()
-    cell = make(sens=2.0)
+    cell = make_train_step(sens=2.0)
     net = cell.network.backbone_network
     with in_mode(context.PYNATIVE_MODE):
         expect_out = net(x).asnumpy()
@@ -197,21 +174,21 @@ def test_values_are_real(mode):
         assert not np.array_equal(before, after)
 
 
-def test_not_a_training_step():
+def test_not_a_training_step(two_layer_net):
     x, _ = data()
     with pytest.raises(ValueError, match="not a training step"):
-        TrainStepSession(Net(), x)
+        TrainStepSession(two_layer_net, x)
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_grad_reducer_is_its_own_stage(mode):
+def test_grad_reducer_is_its_own_stage(mode, make_train_step):
     context.set_context(mode=mode)
     context.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True, device_num=1)
     try:
         x, y = data()
-        plain = make()
+        plain = make_train_step()
         plain(x, y)
-        cell = make()
+        cell = make_train_step()
         s = TrainStepSession(cell, x, y)
         reduce = s.stage_nodes(GRAD_REDUCE)
         assert reduce and all(n.scope == "grad_reducer" for n in reduce)
@@ -225,15 +202,15 @@ def test_grad_reducer_is_its_own_stage(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_session_starts_from_the_current_weights_after_outside_training(mode):
+def test_session_starts_from_the_current_weights_after_outside_training(mode, make_train_step):
     """The network is trained after the session was made (a later cell under Run All): stepping must
     start from the weights as they are now, exactly like a plain call would."""
     context.set_context(mode=mode)
     x, y = data()
-    cell = make()
+    cell = make_train_step()
     s = TrainStepSession(cell, x, y)
     cell(x, y)  # trained elsewhere
-    twin = make()
+    twin = make_train_step()
     twin(x, y)
     loss = twin(x, y).asnumpy()  # the second step, from the same weights the session must now start from
     while not s.done:

@@ -1,4 +1,4 @@
-"""Every collective's values and gradients on N ranks, in both modes (run by tests/test_data_parallel.py).
+"""Every collective's values and gradients on N ranks, in both modes (run by tests/communication/test_data_parallel.py).
 
     mpiexec -n N python tests/mpi/collectives.py
 

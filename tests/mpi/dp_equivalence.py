@@ -1,4 +1,5 @@
-"""Train a small MLP data-parallel for a few steps and save rank 0's weights (run by tests/test_data_parallel.py).
+"""Train a small MLP data-parallel for a few steps and save rank 0's weights
+(run by tests/communication/test_data_parallel.py).
 
     mpiexec -n N python tests/mpi/dp_equivalence.py OUT.npz MODE STEPS   # N ranks, each on its shard
     python tests/mpi/dp_equivalence.py OUT.npz MODE STEPS                # one process, the whole batch

@@ -1,4 +1,5 @@
-"""Rank 1 fails in one of three ways while rank 0 waits in an AllReduce (run by tests/test_data_parallel.py).
+"""Rank 1 fails in one of three ways while rank 0 waits in an AllReduce
+(run by tests/communication/test_data_parallel.py).
 
     mpiexec -n 2 python tests/mpi/failing_rank.py raise|exit|stall
 """

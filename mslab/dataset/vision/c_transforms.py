@@ -1,4 +1,4 @@
-"""The 1.x path ``mindspore.dataset.vision.c_transforms`` (seed train.md imports it as CV)."""
+"""The 1.x path ``mindspore.dataset.vision.c_transforms`` (MindSpore 1.x's training guide imports it as CV)."""
 from mslab.dataset.transforms.transforms import RandomSelectSubpolicy  # noqa: F401
 from mslab.dataset.vision.filters import GaussianBlur  # noqa: F401
 from mslab.dataset.vision.geometry import *  # noqa: F403 - Pad, RandomRotation, RandomAffine

@@ -31,7 +31,7 @@ _ROLES = {
 
 def subgraphs(node):
     """The ``(label, Graph)`` pairs of a control-flow node (empty for any other node)."""
-    return tuple(getattr(node.prim, "subgraphs", ()) or ())
+    return node.prim.subgraphs
 
 
 @dataclass
@@ -66,11 +66,10 @@ def _feeds(node, sub):
 def _loop_pairs(node, label, sub):
     """``(output index, input index)`` pairs a loop subgraph hands back to itself for the next iteration."""
     prim = node.prim
-    k = getattr(prim, "n_carried", 0)
-    if label == "body":
-        return [(i, i) for i in range(k)]
-    if label == "body backward":  # d(carried) of one iteration is the dout of the iteration before it
-        r = prim.n_rest
+    if label == "body":  # a While's body
+        return [(i, i) for i in range(prim.n_carried)]
+    if label == "body backward":  # a WhileGrad's: d(carried) of one iteration is the dout of the iteration before it
+        k, r = prim.n_carried, prim.n_rest
         return [(i, k + r + i) for i in range(k)]
     return []
 

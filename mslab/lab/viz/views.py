@@ -51,7 +51,7 @@ def backward_graph(fn, *inputs, weights=None, grad_position="auto", **options):
 
 def training_graph(train_cell, *inputs, **options):
     """One training step as one graph: a TrainOneStepCell's forward, plus the backward and optimizer
-    nodes it adds without the learner writing them (seed 004)."""
+    nodes MindSpore's autodiff adds without the learner writing them."""
     return GraphPicture(trace(train_cell, *inputs), **options)
 
 

@@ -9,7 +9,8 @@ edges and clusters (``mslab.lab.viz.view_model``); ``mslab.lab.viz.dot`` turns a
 * Nodes are framed by the Cell scope they ran in. A Cell called several times (one ``nn.ReLU`` used
   after every layer) gets one frame per call, numbered ``relu #1``, ``relu #2``, ...
 * Backward nodes sit in a ``backward`` frame, grouped by the forward Cell they are the gradient of
-  (``∇ fc1``): seed 004's "hidden Cell" that autodiff adds after the forward graph.
+  (``∇ fc1``): the invisible Cell of backward operators that MindSpore's autodiff adds after the forward graph
+  (its migration guide's comparison of training with PyTorch and TensorFlow).
 * Optimizer nodes are grouped per update (``update fc1.weight``): one small chain per parameter.
 * ``collapse_depth`` folds every Cell scope at that depth into one box per call, labelled with
   its scope and op count; edges into and out of a box keep their shapes. ``"leaves"`` folds the
@@ -293,7 +294,7 @@ class _Walk:
             pruned = n.grad_of not in self.in_graph and self.nested is None  # a branch's: in the forward branch
             lines.append(f"grad of {n.grad_of.out.name} {n.grad_of.op}" + (" (pruned)" if pruned else ""))
         self._add_node(ViewNode(keys.node_key(n.out.name), self.kind_of(n), n.op, lines, node_tooltip(n), cluster,
-                                members=(n.out.name,), communication=getattr(n.prim, "communication", False)))
+                                members=(n.out.name,), communication=n.prim.communication))
 
     def _add_box(self, box, cluster):
         """Add the 3D box of a collapsed Cell call (or update): its op count, first ops and optimizer state."""

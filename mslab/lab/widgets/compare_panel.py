@@ -1,4 +1,4 @@
-"""ComparePanel: mslab / PyTorch / TensorFlow code side by side for each concept of seed 004, and a Run
+"""ComparePanel: mslab / PyTorch / TensorFlow code side by side for each step of a training script, and a Run
 button that checks mslab against PyTorch on the same weights and data (when torch is installed).
 
     ComparePanel()                      # tabs: dataset, network, loss, optimizer, training step, autodiff

@@ -1,4 +1,5 @@
-"""TapeView: the same network's PYNATIVE tape beside its GRAPH-mode backward graph (seed 004's contrast).
+"""TapeView: the same network's PYNATIVE tape beside its GRAPH-mode backward graph (recorded while running, as
+PyTorch's grad_fn chain, versus derived from the forward graph's structure).
 
     TapeView(loss_net, x, y)
 

@@ -5,10 +5,9 @@
 
 The velocities are Parameters named ``moments.<param name>``, made with
 ``parameters.clone(prefix="moments", init="zeros")``. Each weight is updated by one ``ApplyMomentum`` node,
-as in MindSpore (inside ``skip_update_if``, by the element-wise ops and ``Assign``).
+as in MindSpore (inside ``skip_update_if``, the weights and velocities of a skipped step are written back).
 """
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
-from mslab.ops import functional as F
 from mslab.ops.optim_ops import ApplyMomentum
 
 
@@ -25,18 +24,6 @@ class Momentum(Optimizer):
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
-        m = self.momentum
-        if self.__dict__.get("_skip_cond") is None:  # one ApplyMomentum per weight, as MindSpore's nn.Momentum
-            apply = self._apply_momentum
+        apply, m = self._apply_momentum, self.momentum
+        with self.kept_if_skipped(*self.parameters, *self.moments):  # one ApplyMomentum per weight
             return tuple([apply(w, v, lr, g, m) for w, v, g, lr in zip(self.parameters, self.moments, grads, lrs)])
-        out = []
-        for w, v, g, lr in zip(self.parameters, self.moments, grads, lrs):
-            # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
-            v_new = F.add(F.mul(v, m), g)
-            out.append(F.assign(v, self._keep(v, v_new)))
-            if self.use_nesterov:
-                w_new = F.sub(F.sub(w, F.mul(g, lr)), F.mul(F.mul(v_new, m), lr))
-            else:
-                w_new = F.sub(w, F.mul(lr, v_new))
-            out.append(F.assign(w, self._keep(w, w_new)))
-        return tuple(out)

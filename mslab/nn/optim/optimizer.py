@@ -30,6 +30,7 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
+from mslab.ir.node import OPTIMIZER
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
@@ -161,16 +162,29 @@ class _LearningRate:
         return F.reduce_sum(F.mul(self.value, mask), ())
 
 
+_NOTHING_KEPT = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _written_back(cond, written):
+    """Copies of ``written`` taken before the block; after it, ``written = select(cond, copy, written)``."""
+    old = [F.identity(t) for t in written]
+    yield
+    for t, o in zip(written, old):
+        F.assign(t, F.select(cond, o, t))
+
+
 class Optimizer(Cell):
     """Base class of optimizers: ``Optimizer(learning_rate, parameters, weight_decay=0.0, loss_scale=1.0)``.
 
     ``parameters`` is an iterable of Parameters (``net.trainable_params()``) or a list of group
     dicts ``{'params': [...], 'weight_decay': 0.01, 'lr': 0.1}``. Subclasses write ``construct(grads)``
-    with ``decay_weight``, ``scale_grad``, ``get_lr`` and ``ops.assign(w, self._keep(w, new))``, and
-    return the tuple of assign results (TrainOneStepCell passes it to ``ops.depend``).
+    with ``decay_weight``, ``scale_grad``, ``get_lr`` and ``ops.assign(w, self._keep(w, new))`` (or an update
+    primitive that writes in place, inside ``with self.kept_if_skipped(w, ...)``: Momentum, SGD), and
+    return the tuple of their results (TrainOneStepCell passes it to ``ops.depend``).
     """
 
-    _graph_phase = "optimizer"
+    _graph_phase = OPTIMIZER
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
@@ -233,7 +247,7 @@ class Optimizer(Cell):
             setattr(self, f"_group_lr_holder_{k}", lr.value)  # register group rates (Parameters/Cells)
         self.parameters = ParameterTuple(params)
         self.dynamic_lr = any(lr.dynamic for lr in self._group_lrs)
-        self.__dict__["_skip_cond"] = None
+        self._skip_cond = None  # the bool tensor of skip_update_if while it holds: updates keep the old values there
 
     # ---- what MindSpore's optimizers expose -----------------------------------------------------
     @property
@@ -291,10 +305,8 @@ class Optimizer(Cell):
         gradients = self.decay_weight(gradients)
         gradients = self.scale_grad(gradients)
         lr = self._per_param(self.get_lr())
-        if self.__dict__.get("_skip_cond") is None:  # one AssignAdd, as MindSpore's optimizers do
+        with self.kept_if_skipped(self.global_step):  # one AssignAdd, as MindSpore's optimizers do
             F.assign_add(self.global_step, self.global_step_increase_tensor)
-        else:  # inside skip_update_if: the old step is kept where the update is skipped
-            F.assign(self.global_step, self._keep(self.global_step, F.add(self.global_step, 1)))
         return gradients, lr
 
     def check_can_step(self):
@@ -304,21 +316,27 @@ class Optimizer(Cell):
             for lr in {id(x): x for x in self._group_lrs}.values():
                 lr.check_step(type(self).__name__, step)
 
-    def __call__(self, *args, **kwargs):
-        if state.tracer is not None:  # inside a traced training step: TrainOneStepCell checks and guards
-            return super().__call__(*args, **kwargs)
+    def _step_guard(self):
+        """Around each eager call (not traced: a traced step's TrainOneStepCell checks and guards): a learning-rate
+        list that has run out raises before the step, and a step that raises leaves every weight as it was."""
         self.check_can_step()
-        with all_or_nothing():
-            return super().__call__(*args, **kwargs)
+        return all_or_nothing()
 
     # ---- writing --------------------------------------------------------------------------------
     def _keep(self, variable, value):
         """The value to write: ``value``, or ``select(cond, variable, value)`` while ``skip_update_if(cond)``
         holds (so a skipped step writes the old numbers back). Use as ``ops.assign(w, self._keep(w, new))``."""
-        cond = self.__dict__.get("_skip_cond")
+        cond = self._skip_cond
         if cond is not None:
             return F.select(cond, variable, value)
         return value
+
+    def kept_if_skipped(self, *written):
+        """``with self.kept_if_skipped(w, v):`` around an update that writes ``w`` and ``v`` in place (one
+        ``ApplyMomentum``): while ``skip_update_if(cond)`` holds, they get their old numbers back where ``cond``
+        is True. Outside it, nothing is added."""
+        cond = self._skip_cond
+        return _NOTHING_KEPT if cond is None else _written_back(cond, written)
 
     @contextlib.contextmanager
     def skip_update_if(self, cond):
@@ -327,12 +345,12 @@ class Optimizer(Cell):
         How a loss-scale cell skips a step on overflow in GRAPH mode, where ``if overflow:`` cannot
         branch on a tensor: the new values are computed and ``ops.select`` keeps the old ones.
         """
-        saved = self.__dict__.get("_skip_cond")
-        self.__dict__["_skip_cond"] = cond
+        saved = self._skip_cond
+        self._skip_cond = cond
         try:
             yield self
         finally:
-            self.__dict__["_skip_cond"] = saved
+            self._skip_cond = saved
 
     def construct(self, gradients):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients)")
@@ -355,14 +373,14 @@ def opt_init_args_register(fn):
         arguments = dict(arguments.arguments)
         arguments.pop("self")
         if "params" in arguments:
-            self.__dict__["init_params"] = {"params": arguments.pop("params")}
+            self.init_params = {"params": arguments.pop("params")}
         if "optimizer" in arguments:
-            self.__dict__["init_params"] = {"params": arguments.pop("optimizer").init_params["params"]}
+            self.init_params = {"params": arguments.pop("optimizer").init_params["params"]}
         if "learning_rate" in arguments:
             lr = arguments.pop("learning_rate")
             lr = lr.asnumpy().tolist() if isinstance(lr, Tensor) else lr
-            self.__dict__["init_learning_rate"] = None if isinstance(lr, Cell) else lr
-        self.__dict__["init_args"] = arguments
+            self.init_learning_rate = None if isinstance(lr, Cell) else lr
+        self.init_args = arguments
         fn(self, *args, **kwargs)
 
     return deco

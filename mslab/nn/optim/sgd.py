@@ -6,11 +6,11 @@
 With ``momentum=0`` it is plain ``w = w - lr * g``. State: ``accum.<name>`` (v) and ``stat.<name>``
 (1 until the first step, then 0: how the first step is told apart without Python branching), and the
 Parameter ``momentum`` (as in MindSpore's parameter list and checkpoints). Each weight
-is updated by one ``SGD`` node, as in MindSpore (inside ``skip_update_if``, by the element-wise ops).
+is updated by one ``SGD`` node, as in MindSpore (inside ``skip_update_if``, the state of a skipped step is
+written back).
 """
 
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
-from mslab.ops import functional as F
 from mslab.ops.optim_ops import SGD as SGDUpdate
 
 
@@ -34,19 +34,7 @@ class SGD(Optimizer):
 
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
-        if self.__dict__.get("_skip_cond") is None:  # one SGD node per weight, as MindSpore's nn.SGD
-            sgd, momentum = self._sgd, self.momentum
+        sgd, momentum = self._sgd, self.momentum
+        with self.kept_if_skipped(*self.parameters, *self.accum, *self.stat):  # one SGD node per weight
             return tuple([sgd(w, g, lr, v, momentum, s)
                           for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs)])
-        out = []
-        for w, v, s, g, lr in zip(self.parameters, self.accum, self.stat, grads, lrs):
-            # inside ``skip_update_if``: the same update op by op, each write keeping the old value where skipped
-            step = g
-            if self._momentum > 0:
-                first = F.greater(s, 0.0)
-                v_new = F.select(first, g, F.add(F.mul(v, self._momentum), F.mul(g, 1.0 - self.dampening)))
-                out.append(F.assign(v, self._keep(v, v_new)))
-                out.append(F.assign(s, self._keep(s, F.zeros_like(s))))
-                step = F.add(g, F.mul(v_new, self._momentum)) if self.nesterov else v_new
-            out.append(F.assign(w, self._keep(w, F.sub(w, F.mul(lr, step)))))
-        return tuple(out)

@@ -8,7 +8,6 @@ the forward nodes, the backward nodes autodiff derived from them, and the optimi
 """
 from mslab.autodiff.grad_operation import GradOperation, LossAndGrads
 from mslab.core import dtype as mstype
-from mslab.core import state
 from mslab.core.context import ParallelMode, get_auto_parallel_context
 from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.nn.cell import Cell
@@ -126,14 +125,11 @@ class TrainOneStepCell(Cell):
         """Change the backward scale (a number); the next GRAPH-mode call recompiles with it."""
         self.sens = _check_sens(value)
 
-    def __call__(self, *args, **kwargs):
-        if state.tracer is not None:  # traced into a bigger graph: its caller guards the step
-            return super().__call__(*args, **kwargs)
+    def _step_guard(self):
+        # Around each eager call (traced into a bigger graph, its caller guards the step instead).
         if isinstance(self.optimizer, Optimizer):
             self.optimizer.check_can_step()  # a learning-rate list that has run out raises before the step
-        # a step that raises part-way (even on KeyboardInterrupt) leaves every weight as it was
-        with all_or_nothing():
-            return super().__call__(*args, **kwargs)
+        return all_or_nothing()  # a step that raises part-way (even on KeyboardInterrupt) leaves every weight as it was
 
     def fill_sens(self, loss):
         """Step 2, the backward's seed: ``fill(loss.dtype, loss.shape, self.sens)`` (d loss / d loss)."""
