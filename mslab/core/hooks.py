@@ -38,3 +38,8 @@ executor_lines: Callable[[list[Any], set[int]], list[Any]] | None = None
 # (the signatures of conv_kernels' functions without ``stride``). mslab.fast installs the wide-column kernels
 # (mslab/fast/conv_wide_kernels.py). None: conv_kernels' im2col for every stride.
 stride1_convolution: ModuleType | None = None
+
+# ops/primitive.py, ``Primitive.__call__`` itself: the one hook that is a method, since every eager op enters it.
+# mslab.fast puts ``mslab/fast/dispatch.py``'s ``call`` there: the same steps with ``prepare``, ``run`` and
+# ``Tensor._wrap`` written into one function. The plain method (four steps, each a named helper) is the default,
+# and ``mslab.fast.plain()`` puts it back.

@@ -12,7 +12,8 @@ import os
 from typing import Any, Iterator, Mapping
 
 from mslab.core import hooks
-from mslab.fast import allocator, backward_replay, conv_wide_kernels, fusion, lean_tape
+from mslab.fast import allocator, backward_replay, conv_wide_kernels, dispatch, fusion, lean_tape
+from mslab.ops.primitive import Primitive
 
 # hook name (mslab.core.hooks) -> what the speed layer puts there
 INSTALLED: dict[str, Any] = {
@@ -29,11 +30,16 @@ def enabled() -> bool:
     return hooks.executor_lines is INSTALLED["executor_lines"]
 
 
+PLAIN_PRIMITIVE_CALL = Primitive.__call__  # ops/primitive.py's own, put back when the layer is off
+
+
 def set_enabled(flag: bool) -> None:
     """Install (True) or remove (False) every hook of the speed layer. Turning it on also tunes glibc's allocator
     (``mslab.fast.allocator``); that setting is per process and stays when the layer is turned off again."""
     for name, value in (INSTALLED if flag else DEFAULTS).items():
         setattr(hooks, name, value)
+    # the one hook that is a method: every eager op's call (see mslab.core.hooks, "Primitive.__call__")
+    Primitive.__call__ = dispatch.call if flag else PLAIN_PRIMITIVE_CALL  # type: ignore[method-assign]
     if flag:
         allocator.tune_once()
 

@@ -371,7 +371,10 @@ class Cell:
             # 1. Inside a graph being traced: inline, construct converted, its nodes under this Cell's scope.
             return self._construct_call(*args, **kwargs)
         compiles = is_graph_mode() and not kwargs
-        with cell_call.guard(self, args, compiles) as call:  # the outermost call's and a step's guard, record()
+        call = cell_call.guard(self, args, compiles)  # the outermost call's and a step's guard, record()
+        if call is None:  # (3.) inside another Cell's eager call, which guards it: construct just runs
+            return self._construct_call(*args, **kwargs)
+        with call:
             if compiles:
                 # 2. GRAPH mode: construct traced into a graph once per input signature; the graph runs.
                 graphs, construct = cell_call.graphs_of(self)

@@ -48,31 +48,14 @@ def _not_a_tensor(args: Sequence[Any]) -> str | None:
     return None
 
 
-class _Nested:
-    """The context of a call made inside another Cell's eager call: that outermost call guards it."""
-
-    __slots__ = ()
-
-    def __enter__(self) -> _Nested:
-        return self
-
-    def __exit__(self, *exc: Any) -> Literal[False]:
-        return False
-
-    def recorded(self, output: Any) -> Any:
-        return output
-
-
-_NESTED = _Nested()
-
 # A Cell's forward hooks (``Cell._forward_hooks``): by kind ("pre", "post"), handle id -> (hook, with_kwargs,
 # always_call), in the order they run.
 Hooks: TypeAlias = "dict[str, OrderedDict[int, tuple[Callable, bool, bool]]]"
 
 
-def guard(cell: Any, args: Sequence[Any], graph_mode: bool) -> _Nested | _Guard:
+def guard(cell: Any, args: Sequence[Any], graph_mode: bool) -> _Guard | None:
     """The context of an eager (not traced) call of ``cell``: a ``_Guard`` for the outermost call, or for a
-    training step (``cell._step_guard``) at any depth; a context that does nothing for other nested calls.
+    training step (``cell._step_guard``) at any depth; None for other nested calls (the outermost one guards them).
 
     Numpy arrays are refused at every level (``net(np_array)`` is a common slip).
     """
@@ -82,7 +65,7 @@ def guard(cell: Any, args: Sequence[Any], graph_mode: bool) -> _Nested | _Guard:
                             f"mslab Tensors. Wrap it: mslab.Tensor(array).")
     step = cell._step_guard
     if state.cells:  # inside an eager call: its outermost call already guards and words the errors
-        return _NESTED if step is None else _Guard(cell, args, False, False, step())
+        return None if step is None else _Guard(cell, args, False, False, step())
     recording = not graph_mode and any(t.shows_calls for t in state.tapes)
     return _Guard(cell, args, True, recording, None if step is None else step())
 
