@@ -69,10 +69,13 @@ PAIR: dict[type, FusedKernelMaker] = {
 }
 
 
+_FOUND: dict[tuple[int, type], FusedKernelMaker | None] = {}  # (id of THROUGH or PAIR, primitive class) -> entry
+
+
 def kernel_for(table: dict[type, FusedKernelMaker], prim: Primitive) -> FusedKernelMaker | None:
-    """The entry of ``table`` for ``prim``'s class or its nearest base class listed there, or None."""
-    for cls in type(prim).__mro__:
-        fn = table.get(cls)
-        if fn is not None:
-            return fn
-    return None
+    """The entry of ``table`` for ``prim``'s class or its nearest base class listed there, or None (looked up once
+    per class: every compile asks for every node)."""
+    key = (id(table), type(prim))
+    if key not in _FOUND:
+        _FOUND[key] = next((table[c] for c in type(prim).__mro__ if c in table), None)
+    return _FOUND[key]

@@ -28,6 +28,7 @@ step-through views use it, never a second interpreter.
 """
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 from typing import Any, Callable, Iterator, Sequence
@@ -78,9 +79,13 @@ def _bind(compute, inputs, slot_of):
 
 def _identifier(text: str) -> str:
     """``text`` made a Python identifier: ``%12`` -> ``_12``, ``fc1.weight`` -> ``fc1_weight``."""
-    name = re.sub(r"\W", "_", text.lstrip("%"))
-    if not name or name[0].isdigit():
-        name = "_" + name
+    name = text.lstrip("%")
+    if name.isdigit():  # most values: a node's number (every compile names each of them)
+        return "_" + name
+    if not name.isidentifier():
+        name = re.sub(r"\W", "_", name)
+        if not name or name[0].isdigit():
+            name = "_" + name
     return name + "_" if keyword.iskeyword(name) else name
 
 
@@ -107,15 +112,20 @@ def kernel_name(nodes: list[Node]) -> str:
     """``k_12_fc1_MatMul``: the kernel computing ``nodes`` (one node, or a fused line) named after the first node's
     IR name and Cell path (when short) and the ops it runs."""
     first = nodes[0]
-    cells = [c.strip("_") for c in first.scope.split("/") if c.strip("_")]  # network/_backbone/fc1
-    parts = ["k", first.out.name.lstrip("%")]
+    parts = ["k", first.out.name.lstrip("%"), _short_path(first.scope)]
+    parts += [n.prim.name for n in nodes]
+    return _identifier("_".join(p for p in parts if p))
+
+
+@functools.lru_cache(maxsize=1024)
+def _short_path(scope: str) -> str:
+    """``network/_backbone/fc1`` -> ``network_backbone_fc1``, or just ``fc1`` if that is too long, or "" if both are
+    (a graph's nodes share a few scopes: each is worked out once)."""
+    cells = [c.strip("_") for c in scope.split("/") if c.strip("_")]
     for path in ("_".join(cells), cells[-1] if cells else ""):
         if len(path) <= _SHORT_PATH:
-            if path:
-                parts.append(path)
-            break
-    parts += [n.prim.name for n in nodes]
-    return _identifier("_".join(parts))
+            return path
+    return ""
 
 
 _STEPPABLE = (If, While)  # control-flow nodes whose inner steps ``steps(into_subgraphs=True)`` follows
