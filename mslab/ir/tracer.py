@@ -54,17 +54,8 @@ class Recorder:
         mine = self is state.tracer or self in tapes
         if not mine and not tapes:
             return _NOTHING_TO_LABEL
-        return self._labelled_backward(node, mine, tapes)
-
-    @contextlib.contextmanager
-    def _labelled_backward(self, node, mine, tapes):
-        with contextlib.ExitStack() as labels:
-            for t in tapes:
-                if t is not self:
-                    labels.enter_context(t.in_phase(BACKWARD))
-            if mine:
-                labels.enter_context(self.in_phase(BACKWARD, grad_of=node))
-            yield
+        return _BackwardLabels([t for t in tapes if t is not self] + ([self] if mine else []), self if mine else None,
+                               node)
 
     def _new_node(self, prim: Any, ins: list[Any]) -> Node:
         g = self.grad_of
@@ -134,6 +125,28 @@ class Tracer(Recorder):
         # A value computed on the host (JIT Fallback) keeps every op that reads it on the host.
         out.host = prim.runs_on_host or any(type(v) is Value and v.host for v in ins)
         return t
+
+
+class _BackwardLabels:
+    """The context ``Recorder.backward_of`` gives while someone records: each of ``recorders`` in phase BACKWARD
+    inside the block, ``own`` (the recorder the rule's nodes go to, or None) also with ``grad_of=node``; every
+    label back as it was after. (A class, not a generator: a traced backward enters one per node.)"""
+
+    __slots__ = ("recorders", "own", "node", "saved")
+
+    def __init__(self, recorders: list[Recorder], own: Recorder | None, node: Node | None) -> None:
+        self.recorders, self.own, self.node = recorders, own, node
+
+    def __enter__(self) -> None:
+        self.saved = [(r.phase, r.grad_of) for r in self.recorders]
+        for r in self.recorders:
+            r.phase = BACKWARD
+        if self.own is not None and self.node is not None:
+            self.own.grad_of = self.node
+
+    def __exit__(self, *exc: Any) -> None:
+        for r, (phase, grad_of) in zip(self.recorders, self.saved):
+            r.phase, r.grad_of = phase, grad_of
 
 
 @contextlib.contextmanager

@@ -112,9 +112,10 @@ def kernel_name(nodes: list[Node]) -> str:
     """``k_12_fc1_MatMul``: the kernel computing ``nodes`` (one node, or a fused line) named after the first node's
     IR name and Cell path (when short) and the ops it runs."""
     first = nodes[0]
-    parts = ["k", first.out.name.lstrip("%"), _short_path(first.scope)]
-    parts += [n.prim.name for n in nodes]
-    return _identifier("_".join(p for p in parts if p))
+    path = _short_path(first.scope)
+    name = f"k_{first.out.name.lstrip('%')}_{path}_" if path else f"k_{first.out.name.lstrip('%')}_"
+    name += "_".join([n.prim.name for n in nodes])
+    return name if name.isidentifier() else _identifier(name)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -124,7 +125,7 @@ def _short_path(scope: str) -> str:
     cells = [c.strip("_") for c in scope.split("/") if c.strip("_")]
     for path in ("_".join(cells), cells[-1] if cells else ""):
         if len(path) <= _SHORT_PATH:
-            return path
+            return re.sub(r"\W", "_", path)
     return ""
 
 
