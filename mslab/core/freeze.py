@@ -20,11 +20,16 @@ from typing import Any, Hashable
 import numpy as np
 
 
+_ATOMS = frozenset({int, float, bool, str, type(None)})  # hashable, and compared by value: keyed as they are
+
+
 def freeze(value: Any, max_array_size: int | None = None) -> Hashable:
     """A hashable stand-in for the constant ``value``: ``freeze(a) == freeze(b)`` exactly when ``a`` and ``b``
     are the same constant (same type, equal contents). TypeError if ``value`` has no such form, or holds an array
     of more than ``max_array_size`` elements (a caller for whom copying its bytes into a key costs too much)."""
     t = type(value)
+    if t in _ATOMS:  # most constants: a number, a string, None
+        return (t, value)
     if t is tuple or t is list:
         return (t, *(freeze(x, max_array_size) for x in value))
     if t is dict:

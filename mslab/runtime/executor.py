@@ -216,8 +216,7 @@ class Executor:
         """
         env = {}
         unique = _Names()
-        value_of = {s: v for v, s in self.slot_of.items()}
-        names = {s: unique(value_of[s].name) for s in sorted(value_of)}
+        names = {s: unique(v.name) for v, s in self.slot_of.items()}  # (slots run in order: inputs first)
         for s, a in enumerate(self.template):
             if a is not None:
                 env[names[s]] = a
