@@ -19,7 +19,6 @@ from typing import Any, Hashable
 
 import numpy as np
 
-
 _ATOMS = frozenset({int, float, bool, str, type(None)})  # hashable, and compared by value: keyed as they are
 
 
