@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import keyword
 import re
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -92,17 +92,27 @@ def _identifier(text: str) -> str:
 class _Names:
     """The generated code's names, each unique: a second ``fc1_weight`` becomes ``fc1_weight_2``."""
 
-    def __init__(self) -> None:
-        self.taken = {"run"}
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self.taken = {"run", *taken}
 
-    def __call__(self, text: str) -> str:
-        base = name = _identifier(text)
-        i = 1
+    def __call__(self, name: str) -> str:
+        """``name`` (an identifier), or ``name_2``, ``name_3``, ... if it is taken."""
+        base, i = name, 1
         while name in self.taken:
             i += 1
             name = f"{base}_{i}"
         self.taken.add(name)
         return name
+
+
+def value_names(slot_of: dict[Value, int]) -> dict[int, str]:
+    """Each slot's name in the generated code: its IR value's name as an identifier (``_identifier``), made unique
+    where two would read the same (``fc1.weight`` and ``fc1_weight``)."""
+    names = {s: _identifier(v.name) for v, s in slot_of.items()}
+    if len(set(names.values())) < len(names) or "run" in names.values():
+        unique = _Names()
+        names = {s: unique(name) for s, name in names.items()}
+    return names
 
 
 _SHORT_PATH = 20  # a Cell path longer than this is left out of a kernel's name (its last part is kept if short)
@@ -215,8 +225,8 @@ class Executor:
         argument of a plain ``compute`` call ``q<i>``.
         """
         env = {}
-        unique = _Names()
-        names = {s: unique(v.name) for v, s in self.slot_of.items()}  # (slots run in order: inputs first)
+        names = value_names(self.slot_of)
+        unique = _Names(names.values())  # kernels and constant arguments get names no buffer has
         for s, a in enumerate(self.template):
             if a is not None:
                 env[names[s]] = a
