@@ -30,7 +30,7 @@ def freeze(value: Any, max_array_size: int | None = None) -> Hashable:
     if t in _ATOMS:  # most constants: a number, a string, None
         return (t, value)
     if t is tuple or t is list:
-        return (t, *(freeze(x, max_array_size) for x in value))
+        return (t, *[freeze(x, max_array_size) for x in value])
     if t is dict:
         return (t, frozenset((k, freeze(x, max_array_size)) for k, x in value.items()))
     if t is slice:

@@ -66,7 +66,7 @@ def guard(cell: Any, args: Sequence[Any], graph_mode: bool) -> _Guard | None:
     step = cell._step_guard
     if state.cells:  # inside an eager call: its outermost call already guards and words the errors
         return None if step is None else _Guard(cell, args, False, False, step())
-    recording = not graph_mode and any(t.shows_calls for t in state.tapes)
+    recording = not graph_mode and bool(state.tapes) and any(t.shows_calls for t in state.tapes)
     return _Guard(cell, args, True, recording, None if step is None else step())
 
 
@@ -94,8 +94,10 @@ class _Guard:
             names = input_names(self.cell, len(self.args))
             for t in self.tapes:
                 t.name_inputs(self.args, names)
-        for context in self.outer:
-            context.__enter__()
+        if self.outer:
+            quiet, paused = self.outer
+            quiet.__enter__()
+            paused.__enter__()
         if self.step is not None:
             self.step.__enter__()
         return self
@@ -110,8 +112,10 @@ class _Guard:
                  tb: TracebackType | None) -> Literal[False]:
         if self.step is not None:
             self.step.__exit__(exc_type, exc, tb)
-        for context in reversed(self.outer):
-            context.__exit__(exc_type, exc, tb)
+        if self.outer:
+            quiet, paused = self.outer
+            paused.__exit__(exc_type, exc, tb)
+            quiet.__exit__(exc_type, exc, tb)
         if exc_type is None or not self.outer or isinstance(exc, CellNestingError):
             return False
         name = type(self.cell).__name__

@@ -77,13 +77,16 @@ def _bind(compute, inputs, slot_of):
     return call, slots
 
 
+_NOT_A_NAME_CHARACTER = re.compile(r"\W")
+
+
 def _identifier(text: str) -> str:
     """``text`` made a Python identifier: ``%12`` -> ``_12``, ``fc1.weight`` -> ``fc1_weight``."""
     name = text.lstrip("%")
     if name.isdigit():  # most values: a node's number (every compile names each of them)
         return "_" + name
     if not name.isidentifier():
-        name = re.sub(r"\W", "_", name)
+        name = _NOT_A_NAME_CHARACTER.sub("_", name)
         if not name or name[0].isdigit():
             name = "_" + name
     return name + "_" if keyword.iskeyword(name) else name
@@ -109,7 +112,8 @@ def value_names(slot_of: dict[Value, int]) -> dict[int, str]:
     """Each slot's name in the generated code: its IR value's name as an identifier (``_identifier``), made unique
     where two would read the same (``fc1.weight`` and ``fc1_weight``)."""
     names = {s: _identifier(v.name) for v, s in slot_of.items()}
-    if len(set(names.values())) < len(names) or "run" in names.values():
+    taken = set(names.values())
+    if len(taken) < len(names) or "run" in taken:
         unique = _Names()
         names = {s: unique(name) for s, name in names.items()}
     return names
@@ -123,8 +127,8 @@ def kernel_name(nodes: list[Node]) -> str:
     IR name and Cell path (when short) and the ops it runs."""
     first = nodes[0]
     path = _short_path(first.scope)
-    name = f"k_{first.out.name.lstrip('%')}_{path}_" if path else f"k_{first.out.name.lstrip('%')}_"
-    name += "_".join([n.prim.name for n in nodes])
+    ops = first.prim.name if len(nodes) == 1 else "_".join([n.prim.name for n in nodes])
+    name = f"k_{first.out.name.lstrip('%')}_{path}_{ops}" if path else f"k_{first.out.name.lstrip('%')}_{ops}"
     return name if name.isidentifier() else _identifier(name)
 
 
@@ -135,7 +139,7 @@ def _short_path(scope: str) -> str:
     cells = [c.strip("_") for c in scope.split("/") if c.strip("_")]
     for path in ("_".join(cells), cells[-1] if cells else ""):
         if len(path) <= _SHORT_PATH:
-            return re.sub(r"\W", "_", path)
+            return _NOT_A_NAME_CHARACTER.sub("_", path)
     return ""
 
 
