@@ -14,13 +14,14 @@ nothing here imports widget code, matplotlib or the graphviz Python package.
 """
 from mslab.lab.viz.dot import STYLES, view_to_dot
 from mslab.lab.viz.picture import GraphPicture
-from mslab.lab.viz.render import GraphvizNotFound, GraphvizTimeout, have_dot, render_dot
+from mslab.lab.viz.render import GraphvizNotFound, GraphvizTimeout, GraphvizTooLarge, have_dot, render_dot
 from mslab.lab.viz.view_model import View, ViewCluster, ViewEdge, ViewNode
 from mslab.lab.viz.views import backward_graph, forward_graph, tape_graph, training_graph
 from mslab.lab.viz.walk import walk
 
 __all__ = ["to_dot", "to_svg", "forward_graph", "backward_graph", "training_graph", "tape_graph", "GraphPicture",
-           "GraphvizNotFound", "GraphvizTimeout", "walk", "view_to_dot", "render_dot", "have_dot", "loss_figure",
+           "GraphvizNotFound", "GraphvizTimeout", "GraphvizTooLarge",
+           "walk", "view_to_dot", "render_dot", "have_dot", "loss_figure",
            "figure_svg", "STYLES", "View", "ViewNode", "ViewEdge", "ViewCluster"]
 
 

@@ -3,6 +3,7 @@
 The SVG is made deterministic for notebooks: Graphviz's version comment is removed, so the same
 DOT text gives the same bytes on any machine. Results are cached by DOT text.
 """
+import os
 import re
 import shutil
 import subprocess
@@ -20,9 +21,23 @@ then restart the kernel. Meanwhile the graph is still available as text:
 
 
 DOT_TIMEOUT = 60  # seconds dot may take to lay out one picture; set mslab.lab.viz.render.DOT_TIMEOUT to change it
+# Bytes of memory dot may use (its address space). Graphviz's layout grows fast with the number of boxes: a flat
+# graph of 5,000 nodes took dot to ~5 GB over ~21 s before it failed.
+DOT_MEMORY = 2 * 1024 ** 3
+# Boxes above which dot is not even started: no picture this large lays out in a budget a notebook can wait for.
+DOT_MAX_BOXES = 3000
+
+_FOLD_ADVICE = ("Fold it to draw fewer boxes: collapse_depth=1 (each top-level Cell as one box), "
+                "collapse={'network/backbone', ...} for chosen Cells, phases=('forward',) to leave out the backward "
+                "and optimizer parts, or constants=False")
 
 
-class GraphvizTimeout(RuntimeError):
+class GraphvizTooLarge(RuntimeError):
+    """The picture is beyond what ``dot`` may spend on it (``DOT_MAX_BOXES`` boxes, ``DOT_MEMORY`` bytes, or
+    ``DOT_TIMEOUT`` seconds); the message says how to fold it. The graph is still there as text."""
+
+
+class GraphvizTimeout(GraphvizTooLarge):
     """``dot`` could not lay the picture out in ``DOT_TIMEOUT`` seconds; the message says how to fold it."""
 
 
@@ -69,26 +84,43 @@ def render_dot(dot_text, fmt="svg", timeout=None):
     if hit is not None:
         _CACHE.move_to_end(key)
         return hit
+    boxes, edges = dot_text.count("label="), dot_text.count("->")
+    if boxes > DOT_MAX_BOXES:
+        raise GraphvizTooLarge(
+            f"This picture has about {boxes} boxes and {edges} edges, more than Graphviz is given to lay out "
+            f"(mslab.lab.viz.render.DOT_MAX_BOXES = {DOT_MAX_BOXES}). {_FOLD_ADVICE}. The graph is always "
+            "available as text: print(graph).")
     exe = find_dot()
     try:
-        proc = subprocess.run([exe, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
-                              timeout=timeout)
+        proc = subprocess.run(_within_memory([exe, f"-T{fmt}"]), input=dot_text.encode("utf-8"),
+                              capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        boxes, edges = dot_text.count("label="), dot_text.count("->")
         raise GraphvizTimeout(
             f"Graphviz dot could not lay out this picture in {timeout:g} s (about {boxes} boxes and {edges} "
-            "edges). Fold it to draw fewer boxes: collapse_depth=1 (each top-level Cell as one box), "
-            "collapse={'network/backbone', ...} for chosen Cells, phases=('forward',) to leave out the backward "
-            "and optimizer parts, or constants=False; or allow more time with "
+            f"edges). {_FOLD_ADVICE}; or allow more time with "
             "mslab.lab.viz.render.DOT_TIMEOUT = 300. The graph is always available as text: print(graph).") from None
     if proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip()
+        if "out of memory" in msg.lower() or proc.returncode < 0:  # refused memory, or killed for using too much
+            raise GraphvizTooLarge(
+                f"Graphviz dot ran out of the memory it is given ({DOT_MEMORY // 1024 ** 2} MiB, "
+                f"mslab.lab.viz.render.DOT_MEMORY) laying out this picture (about {boxes} boxes and {edges} edges). "
+                f"{_FOLD_ADVICE}. The graph is always available as text: print(graph).")
         raise RuntimeError(f"Graphviz dot failed: {msg}")
     out = clean_svg(proc.stdout.decode("utf-8")) if fmt == "svg" else proc.stdout
     _CACHE[key] = out
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return out
+
+
+def _within_memory(command):
+    """``command`` run with at most ``DOT_MEMORY`` bytes of address space: through the POSIX shell's ``ulimit -v``
+    (a ``preexec_fn`` could deadlock in a notebook kernel, which runs threads); as it is where there is no shell."""
+    sh = shutil.which("sh")
+    if sh is None or os.name != "posix":
+        return command
+    return [sh, "-c", f'ulimit -v {DOT_MEMORY // 1024} && exec "$0" "$@"', *command]
 
 
 def clear_cache():

@@ -13,7 +13,16 @@ from html import escape, unescape
 
 from mslab.ir.graph import Node, Value
 from mslab.lab.values import NO_VALUES
-from mslab.lab.viz import GraphPicture, GraphvizNotFound, GraphvizTimeout, keys, render_dot, subgraphs, walk
+from mslab.lab.viz import (
+    GraphPicture,
+    GraphvizNotFound,
+    GraphvizTimeout,
+    GraphvizTooLarge,
+    keys,
+    render_dot,
+    subgraphs,
+    walk,
+)
 from mslab.lab.viz.reading import collapse_rule
 from mslab.lab.widgets import _values
 
@@ -160,16 +169,17 @@ class GraphDrawing:
         return {vn.key: vn.kind for vn in self.view.nodes}
 
     def _render(self):
-        """Render the picture within ``DOT_BUDGET`` seconds; when Graphviz cannot, fold every top-level Cell
-        into a box (depth 1) and say so in ``notice``."""
+        """Render the picture within ``DOT_BUDGET`` seconds (and Graphviz's box and memory budgets); when Graphviz
+        cannot, fold every top-level Cell into a box (depth 1) and say so in ``notice``."""
         try:
             return render_dot(self.picture.dot, "svg", timeout=DOT_BUDGET)
-        except GraphvizTimeout:
+        except GraphvizTooLarge as e:
             if self.depth == 1:
                 raise
             was = self.depth_text
             self.set_depth(1)
-            self.notice = (f"Graphviz could not lay this picture out in {DOT_BUDGET} s at collapse depth {was!r}, "
+            why = f"in {DOT_BUDGET} s" if isinstance(e, GraphvizTimeout) else "within its box and memory budget"
+            self.notice = (f"Graphviz could not lay this picture out {why} at collapse depth {was!r}, "
                            "so every top-level Cell is folded into one box (depth 1). Click a box to open it.")
             return render_dot(self.picture.dot, "svg", timeout=DOT_BUDGET)
 
@@ -179,7 +189,7 @@ class GraphDrawing:
             if self._svg is None:
                 self._svg = self._render()
             return annotate(self._svg, self.kinds(), highlighted, current)
-        except (GraphvizNotFound, GraphvizTimeout) as e:
+        except (GraphvizNotFound, GraphvizTooLarge) as e:
             return (f'<div class="mslab-nodot"><pre>{escape(str(e))}</pre><pre>{escape(self.graph.text())}</pre>'
                     f"</div>")
 
