@@ -5,7 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from mslab.dataset.std_random import Mt19937, sampler_order, shuffle
+from mslab.dataset.std_random import Mt19937, Mt19937_64, buffer_shuffle, sampler_order, shuffle
 
 
 def test_mt19937_is_cpps():
@@ -48,3 +48,35 @@ def test_shuffle_is_a_permutation_in_place():
     items = list("abcdefg")
     shuffle(items, Mt19937(0))
     assert sorted(items) == list("abcdefg") and items != list("abcdefg")
+
+
+def test_mt19937_64_is_cpps():
+    g = Mt19937_64(5489)  # the C++ standard fixes std::mt19937_64's 10000th output
+    for _ in range(9999):
+        g()
+    assert g() == 9981545732273789042
+
+
+@pytest.mark.parametrize("seed, n, size, first_ten", [
+    (7, 10, 4, [3, 2, 4, 5, 1, 0, 7, 9, 6, 8]),
+    (1, 10, 2, [0, 1, 2, 3, 4, 6, 5, 8, 7, 9]),
+    (3, 100, 16, [11, 7, 3, 5, 18, 4, 16, 8, 10, 17]),
+    (5, 1000, 1000, [342, 868, 762, 372, 944, 137, 421, 142, 888, 512]),
+    (5, 1000, 10000, [342, 868, 762, 372, 944, 137, 421, 142, 888, 512]),  # a buffer larger than the data
+])
+def test_buffer_shuffle_as_mindspores_shuffle_op(seed, n, size, first_ten):
+    """``NumpySlicesDataset(np.arange(n), shuffle=False).shuffle(size)`` under ``ds.config.set_seed(seed)``."""
+    draw = Mt19937_64(seed)
+    first = list(buffer_shuffle(range(n), size, draw))
+    second = list(buffer_shuffle(range(n), size, draw))  # the next epoch draws on from the same generator
+    assert first[:10] == first_ten and sorted(first) == list(range(n)) and second != first
+    assert _digest(first) == BUFFER_DIGESTS[seed, n, size][0] and _digest(second) == BUFFER_DIGESTS[seed, n, size][1]
+
+
+BUFFER_DIGESTS = {  # (seed, rows, buffer size) -> both epochs' orders as printed by MindSpore 2.10, digested
+    (7, 10, 4): ("5906591b8cf0ed34", "0794f60c7d03c6cf"),
+    (1, 10, 2): ("524e93a4ab6c76ec", "47d8c5e0511758ee"),
+    (3, 100, 16): ("86d23074d823f7d3", "f74b1fb7efc50751"),
+    (5, 1000, 1000): ("8a9482fc0432a50c", "cfcb4c4748bf07cf"),
+    (5, 1000, 10000): ("8a9482fc0432a50c", "cfcb4c4748bf07cf"),
+}
