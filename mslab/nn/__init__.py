@@ -3,6 +3,7 @@ from mslab.core import missing_names as _missing_names
 from mslab.nn import dynamic_lr, learning_rate_schedule, utils
 from mslab.nn.cell import Cell
 from mslab.nn.container import CellList, SequentialCell
+from mslab.nn.graph_cell import GraphCell
 from mslab.nn.layer import (
                              ELU,
                              GELU,

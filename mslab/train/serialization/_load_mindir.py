@@ -1,28 +1,31 @@
-"""``mindspore.load(file_name)``: read a MindIR graph back. mslab cannot: it has no MindIR reader.
+"""``mindspore.load(file_name)``: a MindIR graph read back (``mslab.train.mindir``), to run with ``nn.GraphCell``.
 
-MindSpore 2.10's argument errors are kept (observed on CPU): a non-string ``file_name`` and a name not
-ending in ``.mindir`` are ValueErrors, a missing file is a ValueError; a file its reader cannot parse is a
-RuntimeError "Load MindIR failed.". mslab raises that RuntimeError for every existing ``.mindir`` file,
-saying why: the files MindSpore writes are protobuf graphs mslab does not parse, and the ``.mindir``
-files mslab's own ``export`` writes are a text print of the graph for reading, not for loading.
+MindSpore 2.10's argument errors are kept (observed on CPU): a non-string ``file_name`` and a name not ending in
+``.mindir`` are ValueErrors, a missing file is a ValueError; a file its reader cannot parse is a RuntimeError
+"Load MindIR failed.". The ``.mindir`` files mslab's own ``export`` writes are a text print of the graph, for
+reading: loading one is that RuntimeError too, saying so.
 """
-import os
+from mslab.train.mindir import load as _load_graph
 
 __all__ = ["load"]
 
+_TEXT_EXPORT = b"# mslab graph export"
+
 
 def load(file_name, **kwargs):
-    """Always raises: MindSpore's argument errors, then RuntimeError "Load MindIR failed." with the reason."""
-    del kwargs  # dec_key, dec_mode, obf_func: nothing to decrypt without a reader
-    if not isinstance(file_name, str):
-        raise ValueError(f"For 'load', the argument 'file_name' must be string, but got {type(file_name)}.")
-    if not file_name.endswith(".mindir"):
-        raise ValueError("For 'load', the argument 'file_name'(MindIR file) should end with '.mindir', "
-                         "please input the correct 'file_name'.")
-    if not os.path.exists(file_name):
-        raise ValueError("For 'load', the argument 'file_name'(MindIR file) does not exist, "
-                         "please check whether the 'file_name' is correct.")
-    raise RuntimeError(f"Load MindIR failed. mslab cannot read MindIR files ({file_name!r}): it has no MindIR "
-                       "reader, and the .mindir files mslab.export writes are a text print of the graph, "
-                       "not loadable. Rebuild the network in Python and load its weights with "
-                       "load_checkpoint/load_param_into_net.")
+    """The graph in a MindIR file MindSpore exported (``FuncGraph``); ``dec_key``/``dec_mode`` (encrypted files) and
+    ``obf_func`` are not supported."""
+    for key in ("dec_key", "obf_func"):
+        if kwargs.get(key) is not None:
+            raise NotImplementedError(f"load({key}=...): mslab does not read encrypted or obfuscated MindIR files")
+    if isinstance(file_name, str) and file_name.endswith(".mindir"):
+        try:
+            with open(file_name, "rb") as f:
+                head = f.read(len(_TEXT_EXPORT))
+        except OSError:
+            head = b""
+        if head == _TEXT_EXPORT:
+            raise RuntimeError(f"Load MindIR failed. {file_name} is the graph text mslab's export writes, for "
+                               "reading, not a MindIR file: rebuild the network in Python and load its weights with "
+                               "load_checkpoint/load_param_into_net.")
+    return _load_graph(file_name)
