@@ -1,4 +1,5 @@
-"""Capture MindSpore's module tree, once, into ``mslab/_data/mindspore_2_10_modules.json``.
+"""Capture MindSpore's module tree, once, into ``mslab/_data/mindspore_2_10_modules.json`` (paths) and
+``mslab/_data/mindspore_2_10_module_names.json`` (their names).
 
 Run with the interpreter that has the real MindSpore (never a dependency of mslab), from outside the repo::
 
@@ -7,7 +8,8 @@ Run with the interpreter that has the real MindSpore (never a dependency of msla
 Every module ``pkgutil.walk_packages`` finds under ``mindspore`` whose dotted path has no private part
 (``mindspore.ops.function.array_func`` yes, ``mindspore._extends.parse`` no), plus the private modules
 MindSpore's own tests import (``PRIVATE_MODULES``), is imported; a module that does not import on the CPU
-build is left out. For each, the file records whether it is a package and its names: ``__all__`` where
+build is left out. The first file records each path and whether it is a package (small: ``import mslab``
+reads it), and the keys ``set_context`` accepts; the second, each module's names: ``__all__`` where
 present, else the public names whose object MindSpore defines (the rule of
 ``scripts/capture_mindspore_names.py``), plus the private names MindSpore's tests import
 (``PRIVATE_NAMES``). Each name carries its *homes*: the namespaces of ``mindspore_2_10_names.json`` that
@@ -25,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ROOT / "mslab" / "_data" / "mindspore_2_10_names.json"
 OUT = ROOT / "mslab" / "_data" / "mindspore_2_10_modules.json"
+OUT_NAMES = ROOT / "mslab" / "_data" / "mindspore_2_10_module_names.json"
 
 # Private modules that MindSpore's operator tests import (`from mindspore.ops.operations import _grad_ops as G`).
 PRIVATE_MODULES = [
@@ -119,7 +122,7 @@ def main():
     import mindspore
 
     homes = {ns: load(ns) for ns in json.loads(NAMES.read_text(encoding="utf-8"))["namespaces"]}
-    modules = {}
+    packages, modules = {}, {}
     for path in module_paths(mindspore):
         module = load(path)
         if module is None:
@@ -131,15 +134,18 @@ def main():
             if kind(obj) == "module":
                 where = [obj.__name__]
             entry[name] = [kind(obj)] + where
-        modules[path] = {"package": hasattr(module, "__path__"), "names": dict(sorted(entry.items()))}
-    data = {"mindspore_version": mindspore.__version__, "made_by": "scripts/capture_mindspore_modules.py",
-            "format": "module -> {package, names: {name: [kind, home namespace, ...]}}",
-            "context_keys": context_keys(), "modules": modules}
-    lines = [f" {json.dumps(path)}: {json.dumps(entry, separators=(',', ':'))}" for path, entry in modules.items()]
-    head = json.dumps({k: v for k, v in data.items() if k != "modules"})[:-1]
-    OUT.write_text(head + ', "modules": {\n' + ",\n".join(lines) + "\n}}\n", encoding="utf-8")
-    total = sum(len(m["names"]) for m in modules.values())
-    print(f"{len(modules)} modules, {total} names -> {OUT}", file=sys.stderr)
+        packages[path] = hasattr(module, "__path__")
+        modules[path] = dict(sorted(entry.items()))
+    about = {"mindspore_version": mindspore.__version__, "made_by": "scripts/capture_mindspore_modules.py"}
+    index = {**about, "format": "module path -> whether it is a package", "context_keys": context_keys(),
+             "packages": packages}
+    OUT.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    # one line per module: the file stays readable and its diffs small
+    lines = [f" {json.dumps(path)}: {json.dumps(names, separators=(',', ':'))}" for path, names in modules.items()]
+    head = json.dumps({**about, "format": "module path -> {name: [kind, home namespace, ...]}"})[:-1]
+    OUT_NAMES.write_text(head + ', "modules": {\n' + ",\n".join(lines) + "\n}}\n", encoding="utf-8")
+    total = sum(len(m) for m in modules.values())
+    print(f"{len(modules)} modules, {total} names -> {OUT_NAMES.name}", file=sys.stderr)
 
 
 if __name__ == "__main__":
