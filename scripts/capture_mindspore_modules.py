@@ -65,8 +65,10 @@ def from_mindspore(obj):
 
 
 def names_of(module):
-    """The module's public names (``__all__`` first, else MindSpore's own objects in ``dir()``)."""
-    listed = [n for n in dict.fromkeys(getattr(module, "__all__", [])) if isinstance(n, str) and hasattr(module, n)]
+    """The module's public names (``__all__`` first, else MindSpore's own objects in ``dir()``); dunders
+    (``functional_overload.__add__``) are Python's protocol, not names to import."""
+    listed = [n for n in dict.fromkeys(getattr(module, "__all__", []))
+              if isinstance(n, str) and not n.startswith("__") and hasattr(module, n)]
     if listed:
         return listed
     return [n for n in dir(module) if not n.startswith("_") and from_mindspore(getattr(module, n))]
@@ -94,11 +96,12 @@ def load(path):
 
 
 def context_keys():
-    """The keys ``set_context`` and ``get_context`` of MindSpore 2.10 accept (any other: ValueError).
+    """The keys ``set_context`` and ``get_context`` of MindSpore 2.10 accept (any other: ValueError), the latter
+    with its value on a fresh CPU process.
 
     Read from its context object the way its ``set_context`` looks a key up: a setter, a public
     ``ms_ctx_param`` member or a data attribute; less the keys it sends to ``ascend_config`` (an error), plus
-    the deprecated keys it skips with a warning.
+    the deprecated keys it skips with a warning. The keys it sends to ``ascend_config`` are listed apart.
     """
     from mindspore import context
 
@@ -115,7 +118,17 @@ def context_keys():
 
     settable = {k for k in set(ctx.setters) | params | attributes if not refused(k)}
     settable |= {"enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision"}
-    return {"set_context": sorted(settable), "get_context": sorted(params | attributes)}
+    defaults = {k: context.get_context(k) for k in sorted(params | attributes)}
+    return {"set_context": sorted(settable), "get_context": {k: v for k, v in defaults.items() if is_json(v)},
+            "through_ascend_config": sorted(k for k in params if refused(k))}
+
+
+def is_json(value):
+    try:
+        json.dumps(value)
+    except TypeError:
+        return False
+    return True
 
 
 def main():

@@ -47,10 +47,20 @@ def mindspore_names():
 
 
 @functools.cache
+def _tree_index():
+    return json.loads(TREE.read_text(encoding="utf-8"))
+
+
 def module_tree():
     """``{"mindspore.ops.function": True, "mindspore.common.api": False, ...}``: MindSpore 2.10's module
     paths, each with whether it is a package."""
-    return json.loads(TREE.read_text(encoding="utf-8"))["packages"]
+    return _tree_index()["packages"]
+
+
+def context_keys():
+    """``{"set_context": [key, ...], "get_context": {key: value on a fresh CPU process},
+    "through_ascend_config": [key, ...]}``: the context keys MindSpore 2.10 accepts, and those it refuses."""
+    return _tree_index()["context_keys"]
 
 
 @functools.cache
