@@ -47,8 +47,9 @@ def set_context(**kwargs):
     Every key MindSpore 2.10 accepts is accepted (its many tuning keys are kept, and change no result
     here); any other raises MindSpore's ValueError, so a misspelt key does not go unnoticed. mslab's own
     keys are those of the defaults below that MindSpore lacks: ``graph_cache_size`` (compiled graphs kept
-    per Cell or jit function). ``runtime_num_threads=n`` sets numpy's BLAS threads (0: mslab's own choice); ``get_context`` returns
-    the count in effect, which is the environment's when OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is set.
+    per Cell or jit function). ``runtime_num_threads=n`` sets numpy's BLAS threads (0: mslab's own choice);
+    ``get_context`` returns the count in effect, which is the environment's when OPENBLAS_NUM_THREADS or
+    OMP_NUM_THREADS is set.
     """
     global _warned_target
     for key, value in kwargs.items():

@@ -133,8 +133,9 @@ def test_a_file_importing_many_names_runs_the_parts_mslab_has(tmp_path):
         "except AttributeError as e:\n"
         "    print(type(e).__name__, e)\n")
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["[[1. 1.]", " [1. 1.]]", "NotInMslabYet `mindspore.ops.operations.math_ops.Invert` "
-                                "exists in MindSpore 2.10 but mslab does not implement it yet; see docs/api_coverage.md"]
+    assert out.splitlines() == ["[[1. 1.]", " [1. 1.]]",
+                                "NotInMslabYet `mindspore.ops.operations.math_ops.Invert` exists in MindSpore 2.10 "
+                                "but mslab does not implement it yet; see docs/api_coverage.md"]
 
 
 def test_import_mslab_reads_the_small_index_only():
