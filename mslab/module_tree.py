@@ -19,8 +19,30 @@ Importing this module installs the finder; ``import mslab`` does so first, befor
 import importlib.abc
 import importlib.machinery
 import sys
+import types
 
 from mslab.core import missing_names
+
+
+class _KeepsItsNames(types.ModuleType):
+    """A package whose name for a function is also the name of a submodule (``mslab.run_check`` is the function;
+    ``mslab.run_check.run_check`` a module path): importing the submodule later keeps the function bound, as
+    in MindSpore, where the package binds the function after importing the submodule."""
+
+    def __setattr__(self, name, value):
+        bound = vars(self).get(name)
+        if isinstance(value, types.ModuleType) and bound is not None and not isinstance(bound, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+def _keep_parents_name(module):
+    """Before Python binds ``module`` on its package: keep the package's own object of that name, if any."""
+    parent, _, child = module.__name__.rpartition(".")
+    package = sys.modules.get(parent)
+    bound = vars(package).get(child) if package is not None else None
+    if bound is not None and not isinstance(bound, types.ModuleType) and type(package) is types.ModuleType:
+        package.__class__ = _KeepsItsNames
 
 
 class _MirrorLoader(importlib.abc.Loader):
@@ -36,6 +58,7 @@ class _MirrorLoader(importlib.abc.Loader):
         return self.loader.create_module(spec)
 
     def exec_module(self, module):
+        _keep_parents_name(module)
         self.loader.exec_module(module)
         if "__getattr__" not in vars(module):
             module.__getattr__ = missing_names.hook(vars(module))
@@ -50,6 +73,7 @@ class _AliasLoader(importlib.abc.Loader):
         return None  # Python's default: an empty module
 
     def exec_module(self, module):
+        _keep_parents_name(module)
         path = missing_names.mindspore_namespace(module.__name__)
         module.__doc__ = (f"MindSpore's `{path}`: each name is mslab's object where mslab offers it, else "
                           f"NotInMslabYet on use ({__name__}).")
@@ -75,6 +99,11 @@ class MindSporeModulePaths(importlib.abc.MetaPathFinder):
         if spec.loader is not None:
             spec.loader = _MirrorLoader(spec.loader)
         return spec
+
+
+def is_alias(obj):
+    """Whether ``obj`` is an alias module (a MindSpore path mslab has no file for)."""
+    return isinstance(getattr(getattr(obj, "__spec__", None), "loader", None), _AliasLoader)
 
 
 def install():
