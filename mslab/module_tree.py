@@ -36,11 +36,23 @@ class _KeepsItsNames(types.ModuleType):
         super().__setattr__(name, value)
 
 
-def _keep_parents_name(module):
-    """Before Python binds ``module`` on its package: keep the package's own object of that name, if any."""
+def _keep_parents_name(module, look_up=False):
+    """Before Python binds ``module`` on its package: keep the package's own object of that name, if any.
+
+    ``look_up``: also a name the package would find on first use (``mslab.common.lazy_inline`` is
+    ``mslab.lazy_inline``, as MindSpore's is), which costs reading the name list (an alias module reads it anyway).
+    """
     parent, _, child = module.__name__.rpartition(".")
     package = sys.modules.get(parent)
-    bound = vars(package).get(child) if package is not None else None
+    if package is None:
+        return
+    bound = vars(package).get(child)
+    if bound is None and look_up:
+        entry = missing_names.module_names().get(missing_names.mindspore_namespace(parent), {}).get(child)
+        bound = missing_names.resolve(missing_names.mindspore_namespace(parent), child) if entry and \
+            entry[0] != "module" else None
+        if bound is not None:
+            vars(package)[child] = bound
     if bound is not None and not isinstance(bound, types.ModuleType) and type(package) is types.ModuleType:
         package.__class__ = _KeepsItsNames
 
@@ -73,7 +85,7 @@ class _AliasLoader(importlib.abc.Loader):
         return None  # Python's default: an empty module
 
     def exec_module(self, module):
-        _keep_parents_name(module)
+        _keep_parents_name(module, look_up=True)
         path = missing_names.mindspore_namespace(module.__name__)
         module.__doc__ = (f"MindSpore's `{path}`: each name is mslab's object where mslab offers it, else "
                           f"NotInMslabYet on use ({__name__}).")
