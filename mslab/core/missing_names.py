@@ -33,7 +33,8 @@ DATA = Path(__file__).resolve().parents[1] / "_data" / "mindspore_2_10_names.jso
 TREE = DATA.with_name("mindspore_2_10_modules.json")  # module path -> is a package (small: read at import)
 TREE_NAMES = DATA.with_name("mindspore_2_10_module_names.json")  # module path -> {name: [kind, home, ...]}
 COVERAGE_PAGE = "docs/api_coverage.md"
-_IMPORTS = {dis.opmap["IMPORT_FROM"], dis.opmap["IMPORT_STAR"]}
+# The instructions of `from m import name` and `from m import *` (Python 3.12 runs the latter as an intrinsic call)
+_IMPORTS = {dis.opmap[op] for op in ("IMPORT_FROM", "IMPORT_STAR", "CALL_INTRINSIC_1") if op in dis.opmap}
 
 
 class NotInMslabYet(AttributeError):
