@@ -4,6 +4,8 @@
 grad, value_and_grad, nn, ops, ...) plus what lets a learner look inside: ``trace`` (the graph a call
 compiles to) and ``record`` (the PYNATIVE tape).
 """
+# MindSpore's module paths (mslab.common.api, mslab.ops.function.array_func, ...) before any mslab module loads.
+from mslab import module_tree  # isort: skip
 # mslab.ops first: it is MindSpore's ops namespace, and it offers GradOperation from the autodiff layer,
 # so importing it completes the engine (core, ir, ops, autodiff) before the API modules build on it.
 from mslab import ops  # isort: skip

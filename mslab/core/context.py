@@ -11,7 +11,7 @@ target mslab simulates the device and its data queue (``model.transfer_counts``)
 import contextlib
 import warnings
 
-from mslab.core import comm, threads
+from mslab.core import comm, missing_names, threads
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
@@ -44,12 +44,19 @@ _warned_target = False
 def set_context(**kwargs):
     """Set context keys, e.g. ``set_context(mode=GRAPH_MODE, device_target="CPU")``.
 
-    Unknown keys are kept (MindSpore accepts many tuning keys that do not change results here).
-    ``runtime_num_threads=n`` sets numpy's BLAS threads (0: mslab's own choice); ``get_context`` returns
-    the count in effect, which is the environment's when OPENBLAS_NUM_THREADS or OMP_NUM_THREADS is set.
+    Every key MindSpore 2.10 accepts is accepted (its many tuning keys are kept, and change no result
+    here); any other raises MindSpore's ValueError, so a misspelt key does not go unnoticed. mslab's own
+    keys are those of the defaults below that MindSpore lacks: ``graph_cache_size`` (compiled graphs kept
+    per Cell or jit function). ``runtime_num_threads=n`` sets numpy's BLAS threads (0: mslab's own choice);
+    ``get_context`` returns the count in effect, which is the environment's when OPENBLAS_NUM_THREADS or
+    OMP_NUM_THREADS is set.
     """
     global _warned_target
     for key, value in kwargs.items():
+        if key not in _context and key not in missing_names.context_keys()["set_context"]:
+            if key in missing_names.context_keys()["through_ascend_config"]:
+                raise ValueError(f"Please set '{key}' through parameter ascend_config")  # MindSpore 2.10's words
+            raise _unknown_key("set_context", key)
         if key == "mode":
             if value not in (GRAPH_MODE, PYNATIVE_MODE):
                 raise ValueError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE (1), got {value!r}")
@@ -75,10 +82,26 @@ def device_can_sink():
 
 
 def get_context(key):
-    """Return one context value, e.g. ``get_context("mode")``."""
-    if key not in _context:
-        raise ValueError(f"get_context: unknown key {key!r}; known keys: {sorted(_context)}")
-    return _context[key]
+    """Return one context value, e.g. ``get_context("mode")``.
+
+    A MindSpore key mslab does not act on, never set, has MindSpore 2.10's value on a fresh CPU process
+    (``get_context("op_timeout")`` is 900); another key raises MindSpore's ValueError.
+    """
+    if key in _context:
+        return _context[key]
+    theirs = missing_names.context_keys()["get_context"]
+    if key not in theirs:
+        raise _unknown_key("get_context", key)
+    return theirs[key]
+
+
+def _unknown_key(api, key):
+    """MindSpore 2.10's error for a context key it does not have, naming mslab's own keys as well."""
+    ours = sorted(set(_context) - set(missing_names.context_keys()["set_context"]))
+    argument = "keyword argument" if api == "set_context" else "argument"
+    return ValueError(f"For 'context.{api}', the {argument} {key} is not recognized! For detailed usage of "
+                      f"'{api}', please refer to the Mindspore official website. (mslab also has its own keys: "
+                      f"{', '.join(ours)}.)")
 
 
 @contextlib.contextmanager

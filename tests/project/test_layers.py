@@ -30,7 +30,8 @@ LAYERS = [
     ("fast", ["mslab.fast"]),
     ("api", ["mslab.nn", "mslab.dataset", "mslab.train", "mslab.amp", "mslab.communication", "mslab.common",
              "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord", "mslab.parallel",
-             "mslab.log", "mslab.profiler", "mslab.mint", "mslab._checkparam", "mslab.experimental"]),
+             "mslab.log", "mslab.profiler", "mslab.mint", "mslab._checkparam", "mslab.experimental",
+             "mslab.module_tree"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
     ("top", ["mslab.__init__"]),
 ]
