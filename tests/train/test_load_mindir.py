@@ -98,3 +98,12 @@ def test_an_op_mslab_lacks_is_named(tmp_path):
     with pytest.raises(RuntimeError, match="Load MindIR failed. .*odd.mindir: node .* applies the operator NoSuchOp, "
                                            "which mslab does not have"):
         ms.load(str(odd))
+
+
+def test_graph_view_draws_a_loaded_mindir_graph():
+    from mslab.lab.viz import have_dot
+    from mslab.widgets import GraphView
+    if not have_dot():
+        pytest.skip("Graphviz dot is not installed")
+    view = GraphView(ms.load(str(FILES / "lenet.mindir")), collapse_depth="none")
+    assert "Conv2D" in view.svg and "fc3.weight" in view.svg

@@ -74,6 +74,8 @@ class GraphDrawing:
             rankdir = rankdir or graph.rankdir
         self.rankdir = rankdir or "TB"  # "TB" top to bottom, "LR" left to right (the layout menu)
         self.graph = getattr(graph, "graph", graph)
+        if hasattr(self.graph, "to_ir"):  # a MindIR graph (mindspore.load, nn.GraphCell): drawn as mslab traces it
+            self.graph = self.graph.to_ir()
         self.phases = phases
         self.depth = collapse_depth
         self.expanded, self.collapsed = set(), set()  # frame keys opened / folded by clicks, over the depth rule

@@ -78,6 +78,15 @@ class FuncGraph:
         graph's full names (``<graph>:fc1.weight``)."""
         return {name: Parameter(Tensor(array.copy()), name=_short(name)) for name, array in self.parameters.items()}
 
+    def to_ir(self) -> Any:
+        """The graph as mslab's IR (what ``GraphView(graph)`` draws): ``nn.GraphCell(self)`` traced on zeros of the
+        file's input shapes and dtypes."""
+        from mslab.nn.graph_cell import GraphCell
+        from mslab.runtime.compiled import trace
+
+        zeros = [Tensor(np.zeros(shape, dtype or np.float32)) for _, shape, dtype in self.inputs]
+        return trace(GraphCell(self), *zeros)
+
     def text(self) -> str:
         """The graph as lines ``name = Op(args)``, short names (the graph's own prefix dropped)."""
         short = _short
