@@ -26,7 +26,9 @@ from typing import Any, Callable
 import numpy as np
 
 from mslab.core.tensor import Parameter, Tensor
+from mslab.nn.graph_cell import GraphCell
 from mslab.ops import operations as P
+from mslab.runtime.compiled import trace
 from mslab.train.mindir import schema
 
 __all__ = ["FuncGraph", "MindIRError", "load", "read_mindir"]
@@ -81,9 +83,6 @@ class FuncGraph:
     def to_ir(self) -> Any:
         """The graph as mslab's IR (what ``GraphView(graph)`` draws): ``nn.GraphCell(self)`` traced on zeros of the
         file's input shapes and dtypes."""
-        from mslab.nn.graph_cell import GraphCell
-        from mslab.runtime.compiled import trace
-
         zeros = [Tensor(np.zeros(shape, dtype or np.float32)) for _, shape, dtype in self.inputs]
         return trace(GraphCell(self), *zeros)
 
