@@ -53,8 +53,9 @@ def list_images(dataset_dir, extensions, class_indexing, what):
         folder = os.path.join(dataset_dir, c)
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
-            # every entry but a folder, as MindSpore lists them: a broken link is a row that fails when read
-            if not os.path.isdir(path) and (exts is None or name.lower().endswith(exts)):
+            # files and broken links, as MindSpore lists them: a broken link is a row that fails when read
+            if (os.path.isfile(path) or os.path.islink(path) and not os.path.exists(path)) \
+                    and (exts is None or name.lower().endswith(exts)):
                 files.append((path, labels[c]))
     return files
 
