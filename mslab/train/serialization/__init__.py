@@ -219,7 +219,9 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     ``filter_prefix``: skip names starting with it (a str or a list); ``specify_prefix``: keep only
     names starting with it; ``choice_func(name)``: keep the names it returns True for (used only when
     neither prefix is given, as in MindSpore). A ``.ckpt`` keeps the saved order; a ``.safetensors``
-    is read in name order, as MindSpore reads it.
+    is read in name order, as MindSpore reads it. ``crc_check=True`` verifies the CRC-32 that
+    ``save_checkpoint(..., crc_check=True)`` stored (a mismatch raises); a file holding none (saved
+    without it, or cut short) loads with a warning, as in MindSpore.
     """
     if dec_key is not None:
         raise NotImplementedError("load_checkpoint: decryption (dec_key) is not supported by mslab")

@@ -3,7 +3,8 @@
 Writing follows MindSpore's ``_exec_save``: one serialized ``Checkpoint`` holding one ``Value`` per
 parameter; a parameter over 512 MiB is split along its first axis into several Values with the same
 tag (``np.array_split``), which the reader joins again. ``crc_check=True`` appends ``b"crc_num"`` and
-the CRC-32 of everything before it as 10 big-endian bytes.
+the CRC-32 of everything before it as 10 big-endian bytes; reading with ``crc_check=True`` a file
+without them (saved without the check, or cut short) warns in MindSpore's words, as MindSpore does.
 
 Reading parses the bytes with protobuf (which refuses a length running past the end of the file and a
 missing required field) and then checks every tensor before any array is made: a known
