@@ -15,11 +15,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from safetensors import SafetensorError
 
 import mslab as ms
 from mslab import Tensor, nn
 from mslab.errors import CheckpointError
 from mslab.train import serialization
+from mslab.train.serialization import _safetensors_format
 from mslab.train.serialization._schema import Checkpoint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +100,7 @@ def test_safetensors_with_a_damaged_crc_num_and_a_flipped_byte_never_loads_silen
         ms.load_checkpoint(variant("same.safetensors", header), crc_check=True, format="safetensors")
 
 
-def test_a_missing_file_is_a_value_error_in_mindsporess_words(tmp_path):
+def test_a_missing_file_is_a_value_error_in_mindspores_words(tmp_path):
     missing = tmp_path / "missing.ckpt"
     # MindSpore 2.10: ValueError "For 'load_checkpoint', the checkpoint file: /tmp/fwork/missing.ckpt does not
     # exist, please check whether the 'ckpt_file_name' is correct."
@@ -158,6 +160,20 @@ def test_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, monkeypatch)
         ms.save_checkpoint(nn.Dense(2, 1), str(path))
     assert info.value.errno == errno.ENOSPC and info.value.filename == str(path)
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["net.ckpt"]
+
+    # the safetensors library reports a full disk as its own SafetensorError (seen on a 64 KiB tmpfs)
+    sf = tmp_path / "net.safetensors"
+    ms.save_checkpoint(nn.Dense(2, 1), str(sf), format="safetensors")
+    before = sf.read_bytes()
+
+    def full_disk_safetensors(tensors, filename, metadata=None):
+        open(filename, "wb").write(b"x" * 100)
+        raise SafetensorError("Error while serializing: I/O error: No space left on device (os error 28)")
+
+    monkeypatch.setattr(_safetensors_format, "save_file", full_disk_safetensors)
+    with pytest.raises(OSError, match=rf"No space left on device; saving {sf} was undone"):
+        ms.save_checkpoint(nn.Dense(2, 1), str(sf), format="safetensors")
+    assert sf.read_bytes() == before and sorted(os.listdir(tmp_path)) == ["net.ckpt", "net.safetensors"]
 
 
 KILLED_SAVE = textwrap.dedent("""

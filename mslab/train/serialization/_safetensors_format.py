@@ -9,6 +9,8 @@ sorted and reads them back sorted; so does mslab.
 import binascii
 import io
 import json
+import os
+import re
 import warnings
 
 from safetensors import SafetensorError, safe_open
@@ -41,8 +43,13 @@ def write_safetensors(path, entries, crc_check=False):
                             "(only tensors); use format='ckpt' to save text")
     tensors = {name: value for name, value in sorted(entries, key=lambda e: e[0])}
     metadata = dict(METADATA, crc_num=str(_crc(tensors))) if crc_check else METADATA
-    # MindSpore writes no metadata when there is nothing to save
-    save_file(tensors, path, metadata=metadata if tensors else None)
+    try:  # MindSpore writes no metadata when there is nothing to save
+        save_file(tensors, path, metadata=metadata if tensors else None)
+    except SafetensorError as e:  # a full disk comes as "I/O error: ... (os error 28)": an OSError, as for .ckpt
+        code = re.search(r"os error (\d+)", str(e))
+        if code is None:
+            raise
+        raise OSError(int(code.group(1)), os.strerror(int(code.group(1)))) from e
 
 
 def _check_crc(path, tensors, stored):
