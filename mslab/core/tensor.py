@@ -37,7 +37,11 @@ def _as_array(data: Any, dtype: Any) -> np.ndarray:
         arr = np.array(data)
     elif isinstance(data, (list, tuple)):
         items = [x.asnumpy() if isinstance(x, Tensor) else x for x in data]
-        arr = np.array(items)
+        try:
+            arr = np.array(items)
+        except ValueError:  # nested lists of different lengths: MindSpore 2.10's TypeError (observed)
+            raise TypeError(f"For Tensor, the input_data is {data} that contain unsupported element. (Its nested "
+                            "lists differ in length: a tensor needs a rectangular shape.)") from None
         if arr.dtype == np.float64 and not any(isinstance(x, np.ndarray) and x.dtype == np.float64 for x in items):
             arr = arr.astype(np.float32)
     else:

@@ -12,7 +12,9 @@ Files ending in ``.gz`` are read through gzip.
     (2, 2, 3)
 """
 import gzip
+import math
 import struct
+import zlib
 
 import numpy as np
 
@@ -22,17 +24,22 @@ _CODES = {dt.newbyteorder("="): code for code, dt in _TYPES.items()}
 
 
 def read_idx(path):
-    """The array stored in the IDX file at ``path`` (native byte order)."""
+    """The array stored in the IDX file at ``path`` (native byte order); a damaged file: a ValueError naming it."""
     opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rb") as f:
-        data = f.read()
+    try:
+        with opener(path, "rb") as f:
+            data = f.read()
+    except (EOFError, zlib.error, gzip.BadGzipFile) as e:  # a cut or damaged .gz
+        raise ValueError(f"{path}: the gzip data is damaged or cut short ({e})") from None
     if len(data) < 4 or data[0] != 0 or data[1] != 0 or data[2] not in _TYPES:
         raise ValueError(f"{path}: not an IDX file (its first bytes are {data[:4]!r}; "
                          f"expected 00 00 <type code> <ndim>)")
     dtype, ndim = _TYPES[data[2]], data[3]
     header = 4 + 4 * ndim
+    if len(data) < header:
+        raise ValueError(f"{path}: the header declares {ndim} dimensions ({header} bytes), the file has {len(data)}")
     shape = struct.unpack(f">{ndim}I", data[4:header])
-    count = int(np.prod(shape, dtype=np.int64))
+    count = math.prod(shape)  # exact (a Python int): a damaged shape cannot wrap around to a plausible size
     if len(data) - header != count * dtype.itemsize:
         raise ValueError(f"{path}: the header says shape {shape} ({count * dtype.itemsize} bytes of data) "
                          f"but the file has {len(data) - header} bytes after the header")

@@ -5,10 +5,12 @@ PyTorch style) is read by index, so it can be shuffled, and is shuffled by defau
 (``shuffle=None``). A generator function or other iterable is read in order, once per epoch.
 A generator *object* (``gen()``) can be read only once, so its rows are kept the first time it is
 read (by ``get_dataset_size()``, a peek, or the first epoch) and every epoch reads them again, as
-MindSpore does. Counting a source that never ends stops after ``MAX_COUNTED_ROWS`` rows with a
-message instead of hanging.
+MindSpore does. Counting reads every row, as MindSpore counts them (a finite generator of millions of
+rows has its size); after ``COUNTING_NOTICE_ROWS`` rows a warning says that counting goes on, so a
+source that never ends is not a silent hang: interrupt it and give ``num_samples``.
 """
 import os
+import warnings
 
 import numpy as np
 
@@ -88,7 +90,7 @@ class SubsetRandomSampler(SubsetSampler):
 # ---- GeneratorDataset -------------------------------------------------------------------------------
 
 
-MAX_COUNTED_ROWS = 1_000_000  # rows read from an in-order source before it is taken to be endless
+COUNTING_NOTICE_ROWS = 1_000_000  # rows read from an in-order source before a warning says counting goes on
 
 
 def _is_random_access(source):
@@ -162,21 +164,22 @@ class GeneratorDataset(Dataset):
         self._one_shot = not self.random_access and _is_one_shot(source)
         self._kept = None  # the items of a one-shot source, once read
 
-    def _endless(self, what):
-        return ValueError(f"{self.op_name}: {what} read {MAX_COUNTED_ROWS} rows from the source without reaching its "
-                          f"end; a source that never ends has no size. Give num_samples=N to {self.op_name} to "
-                          f"read N rows per epoch (or raise mslab.dataset.sources.MAX_COUNTED_ROWS)")
+    def _still_counting(self, what):
+        """Say, once, that counting has gone on for ``COUNTING_NOTICE_ROWS`` rows (an endless source never ends)."""
+        warnings.warn(f"{self.op_name}: {what} has read {COUNTING_NOTICE_ROWS} rows from the source without reaching "
+                      f"its end and goes on counting (MindSpore counts every row of a source). A source that never "
+                      f"ends never finishes: interrupt it and give num_samples=N to {self.op_name} to read N rows "
+                      "per epoch", stacklevel=4)
 
     def _one_shot_items(self):
         """The one-shot source's items, read once and kept (a generator object cannot be read twice)."""
         if self._kept is None:
             kept = []
-            limit = self.num_samples if self.num_samples is not None else MAX_COUNTED_ROWS
             for item in self.source:
-                if len(kept) == limit:
-                    if self.num_samples is None:
-                        raise self._endless("reading a generator object")
+                if len(kept) == self.num_samples:
                     break
+                if len(kept) == COUNTING_NOTICE_ROWS:
+                    self._still_counting("reading a generator object")
                 kept.append(item)
             self._kept = kept
         return self._kept
@@ -237,8 +240,8 @@ class GeneratorDataset(Dataset):
             return n if self.num_samples is None else min(n, self.num_samples)
         n = 0  # an in-order source: count one pass
         for n, _ in enumerate(self._items(_Run(self, seed=0)), 1):
-            if n > MAX_COUNTED_ROWS:
-                raise self._endless("get_dataset_size()")
+            if n == COUNTING_NOTICE_ROWS + 1 and not self._one_shot:  # a one-shot source has said it already
+                self._still_counting("get_dataset_size()")
         return n
 
     def _columns(self):

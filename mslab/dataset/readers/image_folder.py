@@ -10,6 +10,7 @@ import os
 
 import numpy as np
 
+from mslab.dataset.file_bytes import file_bytes
 from mslab.dataset.readers.cifar import check_folder
 from mslab.dataset.sources import GeneratorDataset
 from mslab.dataset.vision.pil_transforms import decode_image
@@ -28,9 +29,12 @@ class _ImageFiles:
 
     def __getitem__(self, i):
         path, label = self.files[i]
-        with open(path, "rb") as f:
-            data = f.read()
-        image = decode_image(data, f"{self.what}: {path}") if self.decode else np.frombuffer(data, np.uint8).copy()
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:  # a broken link, a file removed since, no permission: MindSpore's words, then why
+            raise RuntimeError(f"{self.what}: Failed to open file: {path} ({e.strerror or e})") from None
+        image = decode_image(data, f"{self.what}: {path}") if self.decode else file_bytes(data, path)
         return image, np.int32(label)
 
 
@@ -49,7 +53,9 @@ def list_images(dataset_dir, extensions, class_indexing, what):
         folder = os.path.join(dataset_dir, c)
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
-            if os.path.isfile(path) and (exts is None or name.lower().endswith(exts)):
+            # files and broken links, as MindSpore lists them: a broken link is a row that fails when read
+            if (os.path.isfile(path) or os.path.islink(path) and not os.path.exists(path)) \
+                    and (exts is None or name.lower().endswith(exts)):
                 files.append((path, labels[c]))
     return files
 

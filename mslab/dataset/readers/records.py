@@ -27,9 +27,17 @@ class RecordFiles:
         if not 0 <= i < len(self):
             raise IndexError(f"{self.what}: record {i} of {len(self)}")
         f = bisect.bisect_right(self.starts, i) - 1
-        with open(self.paths[f], "rb") as fh:
-            fh.seek((i - self.starts[f]) * self.record_size)
-            return fh.read(self.record_size)
+        at = (i - self.starts[f]) * self.record_size
+        try:
+            with open(self.paths[f], "rb") as fh:
+                fh.seek(at)
+                data = fh.read(self.record_size)
+        except OSError as e:
+            raise RuntimeError(f"{self.what}: Failed to open file: {self.paths[f]} ({e.strerror or e})") from None
+        if len(data) != self.record_size:
+            raise ValueError(f"{self.what}: {self.paths[f]} ends inside record {i - self.starts[f]} (at byte {at}); "
+                             "it was cut short after the data set was opened")
+        return data
 
 
 class ItemRows:

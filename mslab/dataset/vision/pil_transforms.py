@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from mslab.dataset.file_bytes import source_file
 from mslab.dataset.transforms.transforms import RandomOp
 from mslab.dataset.vision import color
 from mslab.dataset.vision.transforms import ImageTransform, _check_image, resize
@@ -20,16 +21,21 @@ __all__ = ["Decode", "ToPIL", "CenterCrop", "RandomCrop", "RandomHorizontalFlip"
            "RandomResizedCrop", "RandomCropDecodeResize", "RandomColorAdjust"]
 
 
-def decode_image(data, what="Decode"):
-    """RGB uint8 (height, width, 3) from the bytes of an image file (Pillow reads the format)."""
-    from PIL import Image, UnidentifiedImageError  # optional dependency: only when images are decoded
+def decode_image(data, what="Decode", path=None):
+    """RGB uint8 (height, width, 3) from the bytes of an image file (Pillow reads the format).
+
+    ``path``: the file the bytes were read from, named in the error as MindSpore names it.
+    """
+    from PIL import Image  # optional dependency: only when images are decoded
 
     try:
         with Image.open(io.BytesIO(bytes(data))) as im:
             return np.asarray(im.convert("RGB"))
-    except (UnidentifiedImageError, OSError) as e:
+    except Exception as e:  # noqa: BLE001 (on damaged bytes Pillow raises OSError, SyntaxError, ValueError,
+        # struct.error, DecompressionBombError ... by format: each means "this file cannot be decoded")
+        where = "" if path is None else f" The corresponding data file is: {path}."
         raise RuntimeError(f"{what}: cannot decode the image ({len(data)} bytes; is it a JPEG/PNG/BMP file?): "
-                           f"{e}") from e
+                           f"{e}.{where}") from e
 
 
 def _size(size, what):
@@ -65,7 +71,7 @@ class Decode(ImageTransform):
         if img.ndim != 1 or img.dtype != np.uint8:
             raise TypeError(f"Decode: expects the raw bytes of an image file (uint8, 1-D), got {img.dtype} "
                             f"of shape {img.shape}; is the image decoded already?")
-        out = decode_image(img)
+        out = decode_image(img, path=source_file(img))  # the file, when a file reader read the bytes
         return ToPIL().apply(out) if self.to_pil else out
 
 

@@ -9,7 +9,8 @@ ValueError, as in MindSpore) naming the file and what is wrong.
 
 Saving is atomic: the file is written under a temporary name in the same directory, flushed to disk
 and moved into place with ``os.replace``, so a failure half-way leaves any earlier checkpoint intact;
-a temporary file left by a killed process is removed by the next save of the same file.
+the temporary file (``<file name>.unfinished-save.pid<N>.<random>.tmp``) of a process killed
+while saving is removed by the next save into the same directory.
 """
 import glob
 import io
@@ -21,7 +22,7 @@ from mslab.core import missing_names as _missing_names
 from mslab.core.errors import CheckpointError
 from mslab.core.tensor import Parameter
 from mslab.runtime.cell_call import compiled_graphs
-from mslab.train.serialization._ckpt_format import read_ckpt, write_ckpt
+from mslab.train.serialization._ckpt_format import check_name, read_ckpt, write_ckpt
 from mslab.train.serialization._distributed import load_distributed_checkpoint
 from mslab.train.serialization._entries import entries_of
 from mslab.train.serialization._export import export_path, export_text
@@ -35,8 +36,10 @@ __all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "Checkpo
            "load_distributed_checkpoint"]
 
 FORMATS = ("ckpt", "safetensors")
-# the temporary names _write_atomically gives: ".<file name>.<pid>.<random>.tmp"
-_TEMPORARY = re.compile(r"\..+\.(?:ckpt|safetensors|meta)\.(\d+)\.[^.]+\.tmp")
+# the temporary name _write_atomically gives while a save runs: "<file name>.unfinished-save.pid<pid>.<random>.tmp",
+# visible and self-explaining beside the file it becomes; older mslab wrote ".<file name>.<pid>.<random>.tmp"
+UNFINISHED = "unfinished-save"
+_TEMPORARY = re.compile(rf".+\.{UNFINISHED}\.pid(\d+)\.[^.]+\.tmp|\..+\.(?:ckpt|safetensors|meta)\.(\d+)\.[^.]+\.tmp")
 
 
 def _check_format(owner, format):
@@ -45,13 +48,14 @@ def _check_format(owner, format):
 
 
 def _remove_stale_temporaries(directory):
-    """Delete ``.<name>.<pid>.<random>.tmp`` checkpoint temporaries whose writing process is gone (killed)."""
-    for tmp in glob.glob(os.path.join(glob.escape(directory), ".*.tmp")):
+    """Delete the temporaries of saves whose process is gone (killed mid-save): ``*.unfinished-save.pid<N>.*.tmp``."""
+    for tmp in glob.glob(os.path.join(glob.escape(directory), "*.tmp")) + \
+            glob.glob(os.path.join(glob.escape(directory), ".*.tmp")):
         match = _TEMPORARY.fullmatch(os.path.basename(tmp))
         if match is None:
             continue
         try:
-            os.kill(int(match.group(1)), 0)
+            os.kill(int(match.group(1) or match.group(2)), 0)
             continue  # that process is alive, perhaps saving right now
         except ProcessLookupError:
             pass
@@ -63,23 +67,34 @@ def _remove_stale_temporaries(directory):
             pass
 
 
+def _failed(error, path):
+    """``error`` (disk full, no permission, ...) again, naming ``path`` and saying that nothing was replaced."""
+    return OSError(error.errno, f"{error.strerror or error}; saving {path} was undone: no file was replaced (an "
+                   f"earlier {os.path.basename(path)} is unchanged) and the partial copy was removed", path)
+
+
 def _write_atomically(path, write):
     """Run ``write(tmp_path)``, flush it to disk, then move it onto ``path``; on failure remove it."""
     directory, base = os.path.split(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    _remove_stale_temporaries(directory)
-    fd, tmp = tempfile.mkstemp(prefix=f".{base}.{os.getpid()}.", suffix=".tmp", dir=directory)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        _remove_stale_temporaries(directory)
+        fd, tmp = tempfile.mkstemp(prefix=f"{base}.{UNFINISHED}.pid{os.getpid()}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise _failed(e, path) from e
     os.close(fd)
     try:
         write(tmp)
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError) and e.errno is not None:
+            raise _failed(e, path) from e
         raise
     try:  # make the rename itself durable
         dir_fd = os.open(directory, os.O_RDONLY)
@@ -116,6 +131,9 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if not path.endswith(format):
         path += f".{format}"
     entries = entries_of(save_obj, append_dict, choice_func)
+    if format == "ckpt":  # MindSpore saves such names but cannot load them back
+        for name, _ in entries:
+            check_name(name, path)
     if format == "safetensors":
         _write_atomically(path, lambda tmp: write_safetensors(tmp, entries, crc_check))
     else:
@@ -201,7 +219,9 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     ``filter_prefix``: skip names starting with it (a str or a list); ``specify_prefix``: keep only
     names starting with it; ``choice_func(name)``: keep the names it returns True for (used only when
     neither prefix is given, as in MindSpore). A ``.ckpt`` keeps the saved order; a ``.safetensors``
-    is read in name order, as MindSpore reads it.
+    is read in name order, as MindSpore reads it. ``crc_check=True`` verifies the CRC-32 that
+    ``save_checkpoint(..., crc_check=True)`` stored (a mismatch raises); a file holding none (saved
+    without it, or cut short) loads with a warning, as in MindSpore.
     """
     if dec_key is not None:
         raise NotImplementedError("load_checkpoint: decryption (dec_key) is not supported by mslab")

@@ -3,7 +3,8 @@
 Writing follows MindSpore's ``_exec_save``: one serialized ``Checkpoint`` holding one ``Value`` per
 parameter; a parameter over 512 MiB is split along its first axis into several Values with the same
 tag (``np.array_split``), which the reader joins again. ``crc_check=True`` appends ``b"crc_num"`` and
-the CRC-32 of everything before it as 10 big-endian bytes.
+the CRC-32 of everything before it as 10 big-endian bytes; reading with ``crc_check=True`` a file
+without them (saved without the check, or cut short) warns in MindSpore's words, as MindSpore does.
 
 Reading parses the bytes with protobuf (which refuses a length running past the end of the file and a
 missing required field) and then checks every tensor before any array is made: a known
@@ -12,13 +13,14 @@ Nothing in a file is executed; the largest allocation is the file's own size.
 """
 import binascii
 import math
+import warnings
 
 import numpy as np
 
 from mslab.core.errors import CheckpointError
 from mslab.train.serialization import _schema
 
-__all__ = ["write_ckpt", "read_ckpt"]
+__all__ = ["write_ckpt", "read_ckpt", "check_name"]
 
 # MindSpore's tensor_type strings (``str(mindspore.float32)`` is "Float32"); "str" is UTF-32 text.
 NP_OF_TYPE = {"Bool": np.bool_, "Int8": np.int8, "Int16": np.int16, "Int32": np.int32, "Int64": np.int64,
@@ -27,6 +29,16 @@ NP_OF_TYPE = {"Bool": np.bool_, "Int8": np.int8, "Int16": np.int16, "Int32": np.
 TYPE_OF_NP = {np.dtype(v): k for k, v in NP_OF_TYPE.items()}
 SLICE_BYTES = 512 * 1024 * 1024  # MindSpore's SLICE_SIZE (512 * 1024 KB)
 CRC_MARK = b"crc_num"
+MAX_NAME_LENGTH = 1024  # MindSpore's Parameter refuses longer names, so such a checkpoint does not load there
+# MindSpore 2.10 logs this warning (and loads) when crc_check=True meets a file without a CRC (observed)
+NO_CRC = "For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file."
+
+
+def check_name(name, path):
+    """Refuse a parameter name longer than 1,024 characters with MindSpore's message (its Parameter's)."""
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(f"The length of the '{name}' name should be less than {MAX_NAME_LENGTH}. "
+                         f"(checkpoint file {path!r})")
 
 
 def _messages(name, value):
@@ -80,7 +92,11 @@ def _tensor(path, name, kind, dims, content):
     if expected != len(content):
         raise CheckpointError(f"{where}: dims {list(dims)} of {kind} need {expected} bytes, "
                               f"the file holds {len(content)}")
-    return np.frombuffer(content, dtype=dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
+    try:
+        return np.frombuffer(content, dtype=dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
+    except ValueError as e:  # dims with a 0 that no array can have ([0, 2**40, 2**40]: numpy's "too big")
+        raise CheckpointError(f"{where}: dims {list(dims)} of {kind} describe no possible array ({e}); the file "
+                              "is damaged") from None
 
 
 def read_ckpt(path, data, crc_check=False):
@@ -89,6 +105,9 @@ def read_ckpt(path, data, crc_check=False):
         data, stored = data[:-17], int.from_bytes(data[-10:], byteorder="big")
         if crc_check and binascii.crc32(data) != stored:
             raise CheckpointError(f"checkpoint file {path!r}: the CRC-32 check failed; the file is damaged")
+    elif crc_check:  # saved without crc_check, or cut short: the check asked for cannot be made
+        warnings.warn(f"{NO_CRC} (checkpoint file {path!r}: nothing was checked; a file cut short loads only the "
+                      "parameters before the cut)", stacklevel=4)
     checkpoint = _schema.Checkpoint  # protobuf loads here, on first use
     from google.protobuf.message import DecodeError
 
@@ -110,6 +129,9 @@ def read_ckpt(path, data, crc_check=False):
         last = i == len(values) - 1 or values[i + 1].tag != item.tag
         if last:  # a parameter's slices are consecutive Values with one tag
             tensor = item.tensor
+            if len(item.tag) > MAX_NAME_LENGTH:
+                raise CheckpointError(f"checkpoint file {path!r}: the length of the '{item.tag}' name should be "
+                                      f"less than {MAX_NAME_LENGTH} (MindSpore refuses to load it)")
             out.append((item.tag, _tensor(path, item.tag, tensor.tensor_type, list(tensor.dims), b"".join(parts))))
             parts = []
     return out

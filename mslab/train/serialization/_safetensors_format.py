@@ -9,6 +9,9 @@ sorted and reads them back sorted; so does mslab.
 import binascii
 import io
 import json
+import os
+import re
+import warnings
 
 from safetensors import SafetensorError, safe_open
 from safetensors.numpy import load as load_bytes
@@ -19,6 +22,9 @@ from mslab.core.errors import CheckpointError
 __all__ = ["write_safetensors", "read_safetensors"]
 
 METADATA = {"format": "ms"}
+# MindSpore 2.10's words (observed): it warns and loads without a crc_num, raises on a wrong one
+NO_CRC = "For 'load_checkpoint', the safetensors file do not contain the crc code, please check the file."
+CRC_FAILED = "For 'load_checkpoint', the crc check has failed. Please check whether the ckpt file is damaged."
 
 
 def _crc(tensors):
@@ -37,8 +43,24 @@ def write_safetensors(path, entries, crc_check=False):
                             "(only tensors); use format='ckpt' to save text")
     tensors = {name: value for name, value in sorted(entries, key=lambda e: e[0])}
     metadata = dict(METADATA, crc_num=str(_crc(tensors))) if crc_check else METADATA
-    # MindSpore writes no metadata when there is nothing to save
-    save_file(tensors, path, metadata=metadata if tensors else None)
+    try:  # MindSpore writes no metadata when there is nothing to save
+        save_file(tensors, path, metadata=metadata if tensors else None)
+    except SafetensorError as e:  # a full disk comes as "I/O error: ... (os error 28)": an OSError, as for .ckpt
+        code = re.search(r"os error (\d+)", str(e))
+        if code is None:
+            raise
+        raise OSError(int(code.group(1)), os.strerror(int(code.group(1)))) from e
+
+
+def _check_crc(path, tensors, stored):
+    """Compare the header's ``crc_num`` with the numbers read; warn when there is none to compare with."""
+    if stored is None:
+        warnings.warn(f"{NO_CRC} (checkpoint file {path!r}: nothing was checked)", stacklevel=5)
+    elif not stored.isdigit() or len(stored) > 10:  # a CRC-32 is at most 10 decimal digits
+        raise CheckpointError(f"checkpoint file {path!r}: the header's crc_num {stored[:20]!r} is not a CRC-32 "
+                              "number; the file is damaged")
+    elif int(stored) != _crc(tensors):
+        raise CheckpointError(f"{CRC_FAILED} (checkpoint file {path!r}: the CRC-32 check failed)")
 
 
 def read_safetensors(path, source, crc_check=False):
@@ -55,7 +77,6 @@ def read_safetensors(path, source, crc_check=False):
     except (SafetensorError, OSError, ValueError, TypeError) as e:
         raise CheckpointError(f"checkpoint file {path!r} is not a readable safetensors file (truncated, damaged "
                               f"or a bad header): {e}") from None
-    stored = (metadata or {}).get("crc_num")
-    if crc_check and stored is not None and stored != str(_crc(tensors)):
-        raise CheckpointError(f"checkpoint file {path!r}: the CRC-32 check failed; the file is damaged")
+    if crc_check:
+        _check_crc(path, tensors, (metadata or {}).get("crc_num"))
     return [(name, tensors[name]) for name in sorted(tensors)]
