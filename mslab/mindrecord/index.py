@@ -27,7 +27,7 @@ def _index_rows(db, what):
             rows = con.execute(f"SELECT {_COLUMNS} FROM INDEXES ORDER BY ROW_ID").fetchall()
         finally:
             con.close()
-    except sqlite3.Error as e:
+    except (sqlite3.Error, UnicodeDecodeError) as e:  # SQLite's message about a damaged file may not be UTF-8
         raise ValueError(f"{what}: the index {db} cannot be read ({e}); it is damaged or not a MindRecord "
                          ".db file") from None
     for k, row in enumerate(rows):
