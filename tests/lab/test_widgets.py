@@ -316,13 +316,15 @@ def test_loss_plot_finish_replaces_static_output(monkeypatch):
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
-def test_compare_panel_without_torch(monkeypatch):
+def test_compare_panel_without_torch_or_tensorflow(monkeypatch):
     monkeypatch.setattr(compare_panel, "have_torch", lambda: False)
+    monkeypatch.setattr(compare_panel, "have_tensorflow", lambda: False)
     p = ComparePanel()
     assert repr(p).startswith("ComparePanel(concepts=['dataset', 'network', 'loss', 'optimizer'")
     assert "not installed here" in p.result.value
     res = p.run()
-    assert res["available"] is False and "pip install torch==2.13.0" in p.result.value
+    assert res["available"] is False and res["agree"] is None
+    assert "pip install torch==2.13.0" in p.result.value and "pip install tensorflow-cpu" in p.result.value
     assert "Run 1" in p.result.value and "Run 2" in (p.run() and p.result.value)  # each press answers
     assert p.button.layout.width == "auto"  # the label is not cut off
     assert len(p.tabs.children) == 6 and all(len(t.children) == 3 for t in p.tabs.children)
@@ -347,6 +349,18 @@ def test_compare_panel_with_torch():
     res = ComparePanel().run()
     assert res["available"] and res["agree"]
     assert res["rows"][0][0] == "loss" and len(res["rows"]) == 9
+
+
+def test_compare_panel_with_tensorflow_beside_torch():
+    pytest.importorskip("torch")
+    if not compare_panel.have_tensorflow():
+        pytest.skip("TensorFlow is not installed")
+    p = ComparePanel()
+    res = p.run()
+    tf_res = res["tensorflow"]
+    assert tf_res["available"] and tf_res["agree"] and res["agree"]
+    assert [w for w, _ in tf_res["rows"]] == [w for w, _ in res["rows"]]  # the same nine comparisons
+    assert "max |mslab - TensorFlow|" in p.result.value and "mslab, PyTorch and TensorFlow agree" in p.result.value
 
 
 def test_graph_view_inspector_values_for_weights_and_boxes_and_layout_choice():

@@ -1,13 +1,15 @@
 """ComparePanel: mslab / PyTorch / TensorFlow code side by side for each step of a training script, and a Run
-button that checks mslab against PyTorch on the same weights and data (when torch is installed).
+button that checks mslab against PyTorch and TensorFlow on the same weights and data (those installed).
 
     ComparePanel()                      # tabs: dataset, network, loss, optimizer, training step, autodiff
     ComparePanel().run()                # the comparison as a dict (what the Run button shows)
 
 The comparison builds the same small network in both frameworks (Dense 3->4, ReLU, Dense 4->2, MSE loss,
-SGD lr=0.1), copies mslab's initial weights into PyTorch, and compares the loss, every weight's gradient
-and every weight after one step (max absolute difference). Without torch the panel says what to install.
+SGD lr=0.1), copies mslab's initial weights into PyTorch and into Keras (whose Dense kernel is the transpose of
+mslab's weight), and compares the loss, every weight's gradient and every weight after one step (max absolute
+difference). A framework that is not installed is named with what to install.
 """
+import os
 from html import escape
 
 import ipywidgets as widgets
@@ -22,6 +24,7 @@ from mslab.ops import GradOperation
 CONCEPTS = ("dataset", "network", "loss", "optimizer", "training step", "autodiff")
 FRAMEWORKS = ("mslab", "PyTorch", "TensorFlow")
 INSTALL = "pip install torch==2.13.0   (or: make lab, then .venv/bin/pip install -e '.[torch]')"
+INSTALL_TF = "pip install tensorflow-cpu==2.21.0   (or: make lab, then .venv/bin/pip install -e '.[compare]')"
 
 CODE = {
     "dataset": {
@@ -195,19 +198,96 @@ def compare_with_torch(seed=0, lr=0.1):
             "torch": torch.__version__}
 
 
+def have_tensorflow():
+    try:
+        _quiet_tensorflow()
+        import tensorflow  # noqa: F401
+    except Exception:  # ImportError, or a broken install
+        return False
+    return True
+
+
+def _quiet_tensorflow():
+    """TensorFlow's C++ start-up notes (CPU features; "oneDNN custom operations are on", printed before its log
+    level applies) would show as red stderr boxes in a notebook. Without oneDNN's custom operations TensorFlow
+    also sums in a fixed order, so the comparison's numbers repeat from run to run."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+
+def compare_with_tensorflow(seed=0, lr=0.1):
+    """The same step in Keras (Dense 4 relu, Dense 2, mean squared error, SGD) from mslab's initial weights.
+
+    ``{"available", "install", "loss": (mslab, tensorflow), "rows", "agree", "tensorflow"}`` as
+    ``compare_with_torch`` gives for PyTorch."""
+    if not have_tensorflow():
+        return {"available": False, "install": INSTALL_TF, "rows": [], "agree": None}
+    import tensorflow as tf  # optional: only this comparison needs it
+
+    set_seed(seed)
+    net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
+    r = np.random.RandomState(seed)
+    x = r.randn(8, 3).astype(np.float32)
+    y = r.randn(8, 2).astype(np.float32)
+    params = net.trainable_params()
+    start = [p.asnumpy().copy() for p in params]
+    with in_mode(PYNATIVE_MODE):
+        loss_net = nn.WithLossCell(net, nn.MSELoss())
+        grads = GradOperation(get_by_list=True)(loss_net, ParameterTuple(params))(Tensor(x), Tensor(y))
+        loss = float(nn.TrainOneStepCell(loss_net, nn.SGD(params, lr))(Tensor(x), Tensor(y)).asnumpy())
+    after = [p.asnumpy() for p in params]
+
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+    as_keras = [a.T if a.ndim == 2 else a for a in start]  # Keras: kernel (in, out); mslab: weight (out, in)
+    model.set_weights(as_keras)
+    with tf.GradientTape() as tape:
+        tloss = tf.keras.losses.MeanSquaredError()(y, model(x))
+    tgrads = tape.gradient(tloss, model.trainable_variables)
+    tf.keras.optimizers.SGD(learning_rate=lr).apply_gradients(zip(tgrads, model.trainable_variables))
+    back = [g.numpy().T if g.ndim == 2 else g.numpy() for g in tgrads]
+    tafter = [w.T if w.ndim == 2 else w for w in model.get_weights()]
+
+    tl = float(tloss)
+    rows = [["loss", abs(loss - tl)]]
+    for p, g, tg in zip(params, grads, back):
+        rows.append([f"gradient of {p.name}", float(np.max(np.abs(g.asnumpy() - tg)))])
+    for p, a, ta in zip(params, after, tafter):
+        rows.append([f"{p.name} after one SGD step", float(np.max(np.abs(a - ta)))])
+    return {"available": True, "install": "", "loss": (loss, tl), "rows": rows,
+            "agree": all(d <= 1e-5 for _, d in rows), "tensorflow": tf.__version__}
+
+
+def compare_all(seed=0, lr=0.1):
+    """Both comparisons: PyTorch's result dict (``compare_with_torch``) with TensorFlow's under ``"tensorflow"``;
+    ``"agree"``: every installed framework agrees with mslab."""
+    res = compare_with_torch(seed, lr)
+    res["tensorflow"] = tf_res = compare_with_tensorflow(seed, lr)
+    verdicts = [r["agree"] for r in (res, tf_res) if r["available"]]
+    res["agree"] = all(verdicts) if verdicts else None
+    return res
+
+
 def result_html(res):
-    """The comparison as an HTML table (what the Run button shows)."""
-    if not res["available"]:
-        return (f'<div data-mslab-role="compare-result"><b>PyTorch is not installed</b>, so the side-by-side run is '
-                f"skipped. To compare, install it into this environment:<pre>{escape(res['install'])}</pre>"
-                f"then restart the kernel. The code tabs above need nothing.</div>")
-    rows = "".join(f"<tr><td>{escape(w)}</td><td>{d:.3g}</td></tr>" for w, d in res["rows"])
-    verdict = ("mslab and PyTorch agree (every difference is at float32 rounding level)" if res["agree"]
-               else "mslab and PyTorch DISAGREE beyond 1e-5")
+    """The comparison as an HTML table (what the Run button shows): one column per installed framework."""
+    sides = [("PyTorch", res)] + ([("TensorFlow", res["tensorflow"])] if "tensorflow" in res else [])
+    missing = [(name, r) for name, r in sides if not r["available"]]
+    ran = [(name, r) for name, r in sides if r["available"]]
+    notes = "".join(f"<p><b>{name} is not installed</b>, so it is not compared. To compare, install it into this "
+                    f"environment:<pre>{escape(r['install'])}</pre>then restart the kernel.</p>" for name, r in missing)
+    if not ran:
+        return f'<div data-mslab-role="compare-result">{notes}<p>The code tabs above need nothing.</p></div>'
+    head = "".join(f"<th>max |mslab - {name}|</th>" for name, _ in ran)
+    body = "".join(f"<tr><td>{escape(what)}</td>" + "".join(f"<td>{r['rows'][i][1]:.3g}</td>" for _, r in ran)
+                   + "</tr>" for i, (what, _) in enumerate(ran[0][1]["rows"]))
+    losses = ", ".join([f"mslab {ran[0][1]['loss'][0]:.6g}"] + [f"{name} {r['loss'][1]:.6g}" for name, r in ran])
+    names = " and ".join(name for name, _ in ran)
+    verdict = (f"mslab, {names} agree (every difference is at float32 rounding level)" if res["agree"]
+               else f"mslab and {names} DISAGREE beyond 1e-5")
     return (f'<div data-mslab-role="compare-result"><p>Same weights, same batch, one SGD step (lr 0.1). '
-            f"loss: mslab {res['loss'][0]:.6g}, PyTorch {res['loss'][1]:.6g}</p>"
-            f'<table class="mslab-compare"><tr><th>compared</th><th>max |mslab - PyTorch|</th></tr>{rows}</table>'
-            f"<p><b>{escape(verdict)}</b></p></div>")
+            f"loss: {losses}</p>"
+            f'<table class="mslab-compare"><tr><th>compared</th>{head}</tr>{body}</table>'
+            f"<p><b>{escape(verdict)}</b></p>{notes}</div>")
 
 
 class ComparePanel(widgets.VBox):
@@ -225,8 +305,8 @@ class ComparePanel(widgets.VBox):
         for i, c in enumerate(self.concepts):
             self.tabs.set_title(i, c)
         # width auto: ipywidgets' fixed default button width cuts the label off
-        self.button = widgets.Button(description="Run: mslab vs PyTorch", button_style="primary",
-                                     tooltip="Run the same step in both on the same weights and data",
+        self.button = widgets.Button(description="Run: mslab vs PyTorch and TensorFlow", button_style="primary",
+                                     tooltip="Run the same step in all three on the same weights and data",
                                      layout=widgets.Layout(width="auto"))
         self.button.add_class("mslab-compare-run")
         self.result = widgets.HTML(self._idle_text())
@@ -238,8 +318,8 @@ class ComparePanel(widgets.VBox):
 
     def _idle_text(self):
         if have_torch():
-            return "<i>Press Run to check that loss and gradients agree with PyTorch.</i>"
-        return "<i>Press Run to compare with PyTorch (not installed here: Run says how to add it).</i>"
+            return "<i>Press Run to check that loss and gradients agree with PyTorch and TensorFlow.</i>"
+        return "<i>Press Run to compare with PyTorch and TensorFlow (not installed here: Run says how to add them).</i>"
 
     def run(self):
         """Run the comparison (as the button does) and show it; returns the result dict.
@@ -248,7 +328,7 @@ class ComparePanel(widgets.VBox):
         answer, e.g. "PyTorch is not installed", is the same)."""
         self.runs += 1
         self.result.value = "<i>running ...</i>"
-        self.last = compare_with_torch()
+        self.last = compare_all()
         self.result.value = f"<p><b>Run {self.runs}</b></p>" + result_html(self.last)
         return self.last
 
