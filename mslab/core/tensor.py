@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core import state
+from mslab.core import state, tensor_hooks
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
 from mslab.core.op_registry import op_table  # what Tensor's operators call (x + y: op_table.add), filled by mslab.ops
@@ -352,6 +352,17 @@ class Tensor:
         if type(self) in _LAZY_BASE:
             _materialise(self)
         return self
+
+    def register_hook(self, hook: Any) -> tensor_hooks.TensorHookHandle:
+        """Call ``hook(grad)`` with this tensor's whole gradient whenever a backward pass computes it
+        (``mindspore.Tensor.register_hook``).
+
+        A Tensor ``hook`` returns takes the gradient's place (for the tensor's own gradient and everything
+        upstream), None keeps it; several hooks run in registration order, each seeing the last one's result.
+        Uses of the tensor before the registration count too. Works in PYNATIVE and GRAPH mode (there the hook
+        is compiled into the backward graph, as MindSpore 2.10 does). ``handle.remove()`` unhooks.
+        """
+        return tensor_hooks.register(self, hook)
 
     @property
     def has_init(self) -> bool:

@@ -1,0 +1,62 @@
+"""The gradient hooks registered on tensors (``Tensor.register_hook``), kept by tensor identity.
+
+``t.register_hook(fn)`` stores ``fn`` here; autodiff (``mslab.autodiff.hooks``) looks the tensor up each time a
+backward pass has the whole gradient of ``t`` and calls the hooks in registration order. A hook stays until its
+handle's ``remove()`` or until the tensor is gone: a leaf tensor hooked once is hooked in every later gradient.
+"""
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections import OrderedDict
+from typing import Any, Callable
+
+# id(tensor) -> {handle id: hook}; by id, since a Tensor's == is elementwise
+_HOOKS: dict[int, OrderedDict[int, Callable]] = {}
+_ids = itertools.count()
+
+
+class TensorHookHandle:
+    """What ``Tensor.register_hook`` returns (MindSpore's ``_TensorHookHandle``): ``remove()`` unhooks."""
+
+    def __init__(self, tensor: Any, handle_id: int) -> None:
+        self.id, self.tensor_weakref = handle_id, weakref.ref(tensor)
+
+    def remove(self) -> None:
+        """Unregister the hook (a second call does nothing, as in MindSpore)."""
+        tensor = self.tensor_weakref()
+        hooks = None if tensor is None else _HOOKS.get(id(tensor))
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+
+def register(tensor: Any, hook: Callable) -> TensorHookHandle:
+    if not callable(hook):  # MindSpore 2.10's TypeError and text (observed on CPU)
+        raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+    hooks = _HOOKS.get(id(tensor))
+    if hooks is None:
+        hooks = _HOOKS[id(tensor)] = OrderedDict()
+        weakref.finalize(tensor, _HOOKS.pop, id(tensor), None)
+    handle = TensorHookHandle(tensor, next(_ids))
+    hooks[handle.id] = hook
+    return handle
+
+
+def hooks_of(tensor: Any) -> list[Callable]:
+    """The hooks registered on ``tensor``, oldest first (none for most tensors: one dict lookup)."""
+    if not _HOOKS:
+        return []
+    hooks = _HOOKS.get(id(tensor))
+    return list(hooks.values()) if hooks else []
+
+
+def key_of(tensor: Any) -> tuple:
+    """What a compiled graph's cache key adds for ``tensor``: its hooks' ids (nothing when it has none)."""
+    hooks = _HOOKS.get(id(tensor)) if _HOOKS else None
+    return tuple(hooks) if hooks else ()
+
+
+def share(tensor: Any, stand_in: Any) -> None:
+    """Give ``stand_in`` (the symbolic input GRAPH mode traces for ``tensor``) the hooks of ``tensor``."""
+    for hook in hooks_of(tensor):
+        register(stand_in, hook)
