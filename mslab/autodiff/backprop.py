@@ -24,7 +24,6 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from mslab.autodiff.hooks import hooked_gradient
 from mslab.core import tensor_hooks
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Node, Value
@@ -55,7 +54,7 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
             continue
         if tensor_hooks.hooks_of(n.out.handle):  # Tensor.register_hook: the whole gradient of n's output, hooked
             with recorder.backward_of(n):
-                dout = hooked_gradient(n.out.handle, dout)
+                dout = tensor_hooks.hooked(n.out.handle, dout)
             hooked.add(n.out)
             if n.out in keep:
                 grads[n.out] = dout
@@ -67,7 +66,7 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
                 if g is not None and type(v) is Value and v in relevant:
                     _accumulate(grads, v, g)
     with recorder.backward_of(None):  # a hooked input's (or Parameter's) gradient is whole only now
-        return [g if g is None or t in hooked else hooked_gradient(t.handle, g)
+        return [g if g is None or t in hooked else tensor_hooks.hooked(t.handle, g)
                 for t, g in ((t, grads.get(t)) for t in targets)]
 
 

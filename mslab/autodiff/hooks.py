@@ -22,6 +22,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from mslab.autodiff import graph_syntax
+from mslab.autodiff.control_flow import TupleGetItem
 from mslab.core import state, tensor_hooks
 from mslab.core.tensor import Tensor
 from mslab.ops import array_ops
@@ -33,7 +35,6 @@ def _call(fn: Callable, *args: Any) -> Any:
     becomes a graph print, its ``if`` on a tensor a graph If)."""
     if state.tracer is None:
         return fn(*args)
-    from mslab.autodiff import graph_syntax  # imported late: graph_syntax's control flow imports backprop
     return graph_syntax.call(fn, *args)
 
 
@@ -69,9 +70,9 @@ class TensorHook(Primitive):
         return (dout,)
 
 
-def hooked_gradient(tensor: Any, grad: Tensor) -> Tensor:
-    """``grad`` (the whole gradient of ``tensor``) after the hooks registered on ``tensor``, oldest first."""
-    for fn in tensor_hooks.hooks_of(tensor):
+def run_tensor_hooks(hooks: list[Callable], grad: Tensor) -> Tensor:
+    """``grad`` (the whole gradient of a tensor) after the tensor's ``hooks``, oldest first."""
+    for fn in hooks:
         got = _call(fn, TensorHook(fn)(grad))
         if got is None:
             continue
@@ -79,6 +80,9 @@ def hooked_gradient(tensor: Any, grad: Tensor) -> Tensor:
             raise RuntimeError(f"Tensor hook should be return Tensor, but get type: {type(got).__name__}.")
         grad = got
     return grad
+
+
+tensor_hooks.install(run_tensor_hooks)  # backprop (below this module) runs tensor hooks through core
 
 
 # ---- Cell.register_backward_hook / register_backward_pre_hook ----------------------------------------------
@@ -158,7 +162,6 @@ def _replaced(grads: tuple[Tensor, ...], got: Any, size_message: str) -> tuple[T
 
 def _through(prim: CellBackwardHook, tensors: Sequence[Tensor]) -> list[Tensor]:
     """``tensors`` passed through ``prim``: recorded as one node (plus a TupleGetItem per Tensor when several)."""
-    from mslab.autodiff.control_flow import TupleGetItem  # imported late: control_flow imports backprop
     if prim.parts is None:
         return [prim(tensors[0])]
     if state.tracer is not None:

@@ -19,6 +19,7 @@ from mslab.core import state, tensor_hooks
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
 from mslab.core.op_registry import op_table  # what Tensor's operators call (x + y: op_table.add), filled by mslab.ops
+from mslab.core.tensor_inplace import InplaceMethods
 
 
 def _as_array(data: Any, dtype: Any) -> np.ndarray:
@@ -69,7 +70,7 @@ def _generated_parameter_name():
     return f"Parameter#{next(_next_parameter_id)}"
 
 
-class Tensor:
+class Tensor(InplaceMethods):
     """An n-dimensional array, as ``mindspore.Tensor``.
 
     ``Tensor(np.ones((2, 3), np.float32))``, ``Tensor(1.5)`` (Float32), ``Tensor([1, 2])`` (Int64),

@@ -1,7 +1,8 @@
 """The gradient hooks registered on tensors (``Tensor.register_hook``), kept by tensor identity.
 
-``t.register_hook(fn)`` stores ``fn`` here; autodiff (``mslab.autodiff.hooks``) looks the tensor up each time a
-backward pass has the whole gradient of ``t`` and calls the hooks in registration order. A hook stays until its
+``t.register_hook(fn)`` stores ``fn`` here; autodiff's backprop calls ``hooked(t, g)`` each time a backward pass has
+the whole gradient ``g`` of ``t``, which runs the hooks in registration order as ``mslab.autodiff.hooks`` does it
+(installed here when it is imported: it sits above the ops, this module below them). A hook stays until its
 handle's ``remove()`` or until the tensor is gone: a leaf tensor hooked once is hooked in every later gradient.
 """
 from __future__ import annotations
@@ -14,6 +15,13 @@ from typing import Any, Callable
 # id(tensor) -> {handle id: hook}; by id, since a Tensor's == is elementwise
 _HOOKS: dict[int, OrderedDict[int, Callable]] = {}
 _ids = itertools.count()
+# (hooks, grad) -> grad after them: mslab.autodiff.hooks.run_tensor_hooks, installed when it is imported
+_run: Callable[[list[Callable], Any], Any] | None = None
+
+
+def install(run: Callable[[list[Callable], Any], Any]) -> None:
+    global _run
+    _run = run
 
 
 class TensorHookHandle:
@@ -48,6 +56,15 @@ def hooks_of(tensor: Any) -> list[Callable]:
         return []
     hooks = _HOOKS.get(id(tensor))
     return list(hooks.values()) if hooks else []
+
+
+def hooked(tensor: Any, grad: Any) -> Any:
+    """``grad`` (the whole gradient of ``tensor``) after the hooks registered on ``tensor``."""
+    hooks = hooks_of(tensor)
+    if not hooks:
+        return grad
+    assert _run is not None, "mslab.autodiff.hooks installs how tensor hooks run"
+    return _run(hooks, grad)
 
 
 def key_of(tensor: Any) -> tuple:

@@ -7,7 +7,7 @@ import pytest
 import mslab as ms
 from mslab import nn
 from mslab.common.tensor import Tensor
-from mslab.testing import in_mode
+from mslab.testing import check_grad, in_mode
 
 MODES = [ms.PYNATIVE_MODE, ms.GRAPH_MODE]
 X = np.array([1.0, 2.0], np.float32)
@@ -197,3 +197,24 @@ def test_hooks_are_nodes_in_the_tape_and_the_graph():
         return (y * y).sum()
     text = str(ms.trace(ms.grad(f), Tensor(X)))
     assert "TensorHook[<lambda>](%7)" in text and "backward  grad of %0 Mul" in text
+
+
+def test_hook_nodes_pass_gradients_unchanged_when_hooks_return_none():
+    def hooked(a):
+        y = a * a
+        y.register_hook(lambda g: None)
+        return y.exp()
+    check_grad(hooked, np.array([0.5, -1.0]))  # both modes, against central differences
+
+    class Plain(nn.Cell):  # no float32 Parameters: check_grad differentiates in float64
+        def __init__(self):
+            super().__init__()
+            self.act = nn.Tanh()
+
+        def construct(self, x, y):
+            return self.act(x * y) * 2
+    net = Plain()
+    net.act.register_backward_hook(lambda cell, gi, go: None)
+    net.register_backward_pre_hook(lambda cell, go: None)
+    net.register_backward_hook(lambda cell, gi, go: None)
+    check_grad(lambda a, b: net(a, b).exp(), np.array([[0.5, -1.0]]), np.array([[2.0, 0.3]]))
