@@ -87,10 +87,12 @@ class Tensor(InplaceMethods):
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
                  const_arg: bool = False) -> None:
         self._sym = None
-        if init is not None:
-            if shape is None:
-                raise ValueError("Tensor: init=... needs shape=...")
-            self._data = init_array(init, shape, dtype or mstype.float32)
+        if init is not None:  # numbers drawn by init_data() (or asnumpy()), as MindSpore 2.10 does
+            if shape is None or dtype is None:  # MindSpore 2.10's ValueError and text (observed on CPU)
+                raise ValueError("init, dtype and shape must have values at the same time.")
+            _DATA_SLOT.__set__(self, None)
+            _pend(self, (init, shape, dtype))
+            self.__class__ = _UninitializedTensor
             return
         if input_data is None:
             if shape is None:
@@ -173,6 +175,18 @@ class Tensor(InplaceMethods):
     @property
     def nbytes(self) -> int:
         return self.size * self.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Bytes from one element to the next along each axis, row-major: ``(12, 4)`` for a float32 (2, 3) tensor.
+
+        In bytes, as MindSpore 2.10's ``Tensor.strides`` (observed on CPU, also for a transposed tensor: a tensor's
+        numbers are laid out afresh in its own shape)."""
+        steps, step = [], self.itemsize
+        for n in reversed(self.shape):
+            steps.append(step)
+            step *= n
+        return tuple(reversed(steps))
 
     def asnumpy(self) -> np.ndarray:
         """The numbers as a numpy array."""
@@ -600,4 +614,38 @@ class _LazyParameter(Parameter):
         return p
 
 
-_LAZY_BASE = {_LazyTensor: Tensor, _LazyParameter: Parameter}
+class _UninitializedTensor(Tensor):
+    """``Tensor(shape=..., dtype=..., init=One())``: shape and dtype now, numbers when ``init_data()`` (or
+    ``asnumpy()``) draws them. What MindSpore 2.10 does meanwhile (observed on CPU): ``print`` shows
+    ``value=<uninitialized>``, ``repr`` and ``tolist()`` show zeros, and an op on it raises RuntimeError."""
+
+    __slots__ = ()
+    shape, _np_dtype = _LazyTensor.shape, _LazyTensor._np_dtype
+
+    @property
+    def _data(self):
+        raise RuntimeError(f"The {self} is uninitialized. Maybe the Tensor is create by initializer. You need to call "
+                           f"Tensor.init_data before using this Tensor.")
+
+    @_data.setter
+    def _data(self, value):
+        _materialise(self, value)
+
+    def asnumpy(self):
+        return _materialise(self)
+
+    def _zeros(self):
+        return Tensor._wrap(np.zeros(self.shape, self._np_dtype))
+
+    def __str__(self):
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value={chr(10) if len(self.shape) > 1 else ''}" \
+               "<uninitialized>)"
+
+    def __repr__(self):
+        return repr(self._zeros())
+
+    def tolist(self):
+        return self._zeros().tolist()
+
+
+_LAZY_BASE = {_LazyTensor: Tensor, _LazyParameter: Parameter, _UninitializedTensor: Tensor}
