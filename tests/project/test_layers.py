@@ -32,7 +32,8 @@ LAYERS = [
              "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord", "mslab.parallel",
              "mslab.log", "mslab.profiler", "mslab.mint", "mslab._checkparam", "mslab.experimental"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
-    ("top", ["mslab.__init__"]),
+    # running MindSpore code unchanged (python -m mslab run, the "MindSpore (mslab)" kernel): above everything
+    ("top", ["mslab.__init__", "mslab.__main__", "mslab.mindspore_alias"]),
 ]
 ORDER = ["core", "ir", "ops", "autodiff", "runtime", "fast", "api", "lab", "top"]
 
