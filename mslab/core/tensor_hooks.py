@@ -58,6 +58,11 @@ def hooks_of(tensor: Any) -> list[Callable]:
     return list(hooks.values()) if hooks else []
 
 
+def any_registered() -> bool:
+    """Whether any tensor has a hook: a backward replayed from an earlier call (mslab.fast) would not run it."""
+    return any(_HOOKS.values())
+
+
 def hooked(tensor: Any, grad: Any) -> Any:
     """``grad`` (the whole gradient of ``tensor``) after the hooks registered on ``tensor``."""
     hooks = hooks_of(tensor)
@@ -67,13 +72,9 @@ def hooked(tensor: Any, grad: Any) -> Any:
     return _run(hooks, grad)
 
 
-def key_of(tensor: Any) -> tuple:
-    """What a compiled graph's cache key adds for ``tensor``: its hooks' ids (nothing when it has none)."""
-    hooks = _HOOKS.get(id(tensor)) if _HOOKS else None
-    return tuple(hooks) if hooks else ()
-
-
 def share(tensor: Any, stand_in: Any) -> None:
-    """Give ``stand_in`` (the symbolic input GRAPH mode traces for ``tensor``) the hooks of ``tensor``."""
+    """Give ``stand_in`` (the symbolic input GRAPH mode traces for ``tensor``) the hooks of ``tensor``: they are
+    compiled into the graph, which later calls reuse whatever hooks their arguments have (MindSpore 2.10 does the
+    same, observed on CPU: a hook added or removed after the first call changes nothing)."""
     for hook in hooks_of(tensor):
         register(stand_in, hook)

@@ -111,7 +111,7 @@ def _sig(a: Any) -> Any:
     if isinstance(a, Parameter):  # read when the graph runs, so the graph is this Parameter's
         return ("P", id(a))
     if isinstance(a, Tensor):
-        return ("T", a.shape, a._np_dtype.str) + tensor_hooks.key_of(a)  # a hooked input: its own graph
+        return ("T", a.shape, a._np_dtype.str)
     return _const_sig(a)
 
 
@@ -128,7 +128,7 @@ def _symbolic_args(graph: Graph, args: Sequence[Any], names: Sequence[str]) -> l
         elif isinstance(a, Tensor):
             t = Tensor._symbolic(None)
             t._sym = graph.add_input(name, a.shape, a._np_dtype, handle=t)
-            tensor_hooks.share(a, t)  # Tensor.register_hook on the argument: traced into the backward graph
+            tensor_hooks.share(a, t)  # the argument's hooks are compiled in, and stay (as in MindSpore 2.10)
             out.append(t)
         elif isinstance(a, (tuple, list)) and any(isinstance(x, Tensor) for x in a):
             out.append(type(a)(_symbolic_args(graph, a, [f"{name}{i}" for i in range(len(a))])))

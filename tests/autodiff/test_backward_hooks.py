@@ -218,3 +218,39 @@ def test_hook_nodes_pass_gradients_unchanged_when_hooks_return_none():
     net.register_backward_pre_hook(lambda cell, go: None)
     net.register_backward_hook(lambda cell, gi, go: None)
     check_grad(lambda a, b: net(a, b).exp(), np.array([[0.5, -1.0]]), np.array([[2.0, 0.3]]))
+
+
+def test_graph_mode_keeps_the_hooks_it_compiled():
+    def times_ten(g):
+        return g * 10
+    x, y = Tensor(X), Tensor(X)
+    with in_mode(ms.GRAPH_MODE):
+        g = ms.grad(square_sum)
+        assert g(x).asnumpy().tolist() == [2.0, 4.0]
+        handle = x.register_hook(times_ten)
+        assert g(x).asnumpy().tolist() == [2.0, 4.0]  # MindSpore 2.10: [2 4], the graph compiled without the hook
+        handle.remove()
+        g = ms.grad(square_sum)
+        handle = x.register_hook(times_ten)
+        # MindSpore 2.10: [20 40] three times: compiled in, for another tensor and after remove() too
+        assert [g(t).asnumpy().tolist() for t in (x, y)] == [[20.0, 40.0]] * 2
+        handle.remove()
+        assert g(x).asnumpy().tolist() == [20.0, 40.0]
+
+
+def test_pynative_hooks_run_on_every_call():
+    seen = []
+
+    def f(x):
+        y = x * 3
+        y.register_hook(lambda g: (seen.append(1), g * 2)[1])
+        return (y * y).sum()
+    g = ms.grad(f)
+    assert [g(Tensor(X)).asnumpy().tolist() for _ in range(3)] == [[36.0, 72.0]] * 3 and len(seen) == 3
+    x = Tensor(X)
+    g = ms.grad(square_sum)
+    assert g(x).asnumpy().tolist() == [2.0, 4.0]
+    handle = x.register_hook(lambda grad: grad * 10)  # a backward replayed from the first call would skip it
+    assert g(x).asnumpy().tolist() == [20.0, 40.0]
+    handle.remove()
+    assert g(x).asnumpy().tolist() == [2.0, 4.0]
