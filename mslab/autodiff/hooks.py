@@ -70,6 +70,19 @@ class TensorHook(Primitive):
         return (dout,)
 
 
+class TensorHookMark(TensorHook):
+    """Where ``t.register_hook(fn)`` was called, on a PYNATIVE tape: shows the hook in the tape (it acts in the
+    backward pass, on the whole gradient of ``t``); no gradient flows through the mark."""
+
+    differentiable = False
+
+
+def mark_on_tapes(tensor: Tensor, fn: Callable) -> None:
+    """Record a TensorHookMark on the tapes recording now (PYNATIVE mode; a graph shows the hook's backward node)."""
+    if state.tapes and state.tracer is None and tensor._data is not None:
+        TensorHookMark(fn)(tensor)
+
+
 def run_tensor_hooks(hooks: list[Callable], grad: Tensor) -> Tensor:
     """``grad`` (the whole gradient of a tensor) after the tensor's ``hooks``, oldest first."""
     for fn in hooks:
@@ -82,7 +95,7 @@ def run_tensor_hooks(hooks: list[Callable], grad: Tensor) -> Tensor:
     return grad
 
 
-tensor_hooks.install(run_tensor_hooks)  # backprop (below this module) runs tensor hooks through core
+tensor_hooks.install(run_tensor_hooks, mark_on_tapes)  # backprop (below this module) runs tensor hooks through core
 
 
 # ---- Cell.register_backward_hook / register_backward_pre_hook ----------------------------------------------

@@ -15,13 +15,15 @@ from typing import Any, Callable
 # id(tensor) -> {handle id: hook}; by id, since a Tensor's == is elementwise
 _HOOKS: dict[int, OrderedDict[int, Callable]] = {}
 _ids = itertools.count()
-# (hooks, grad) -> grad after them: mslab.autodiff.hooks.run_tensor_hooks, installed when it is imported
+# (hooks, grad) -> grad after them, and (tensor, hook) -> None marking a registration on the tapes recording:
+# mslab.autodiff.hooks.run_tensor_hooks and mark_on_tapes, installed when it is imported
 _run: Callable[[list[Callable], Any], Any] | None = None
+_mark: Callable[[Any, Callable], None] | None = None
 
 
-def install(run: Callable[[list[Callable], Any], Any]) -> None:
-    global _run
-    _run = run
+def install(run: Callable[[list[Callable], Any], Any], mark: Callable[[Any, Callable], None]) -> None:
+    global _run, _mark
+    _run, _mark = run, mark
 
 
 class TensorHookHandle:
@@ -47,6 +49,8 @@ def register(tensor: Any, hook: Callable) -> TensorHookHandle:
         weakref.finalize(tensor, _HOOKS.pop, id(tensor), None)
     handle = TensorHookHandle(tensor, next(_ids))
     hooks[handle.id] = hook
+    if _mark is not None:
+        _mark(tensor, hook)
     return handle
 
 

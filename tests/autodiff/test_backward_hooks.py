@@ -197,6 +197,9 @@ def test_hooks_are_nodes_in_the_tape_and_the_graph():
         return (y * y).sum()
     text = str(ms.trace(ms.grad(f), Tensor(X)))
     assert "TensorHook[<lambda>](%7)" in text and "backward  grad of %0 Mul" in text
+    with ms.record() as tape:  # PYNATIVE: the registration shows on the tape, where the code made it
+        f(Tensor(X))
+    assert "%1 = TensorHook[<lambda>](%0)" in str(tape.graph)
 
 
 def test_hook_nodes_pass_gradients_unchanged_when_hooks_return_none():
