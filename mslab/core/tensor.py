@@ -401,6 +401,7 @@ class Parameter(Tensor):
     """
 
     __slots__ = ("_name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_auto_named", "__dict__")
+    _assigned_in_graph = True  # an in-place method in GRAPH mode writes it with Assign (mslab.core.tensor_inplace)
     init_param = True  # False inside mslab.nn.utils.no_init_parameters(): initializers draw later
     _data: np.ndarray  # a Parameter always holds its numbers: it is never symbolic
 

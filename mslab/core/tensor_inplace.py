@@ -51,6 +51,7 @@ class InplaceMethods:
 
         @property
         def _np_dtype(self) -> np.dtype: ...
+    _assigned_in_graph = False  # a Parameter: GRAPH mode writes it with an Assign node (mslab.core.tensor sets it)
     # MindSpore's bookkeeping for a tensor that is a view of another (None on a tensor that is none, as mslab's)
     index_of_parent_ = None
     parent_tensor_ = None
@@ -65,6 +66,10 @@ class InplaceMethods:
         if tuple(new.shape) != tuple(self.shape):
             raise RuntimeError(f"an in-place write into a tensor of shape {tuple(self.shape)} got a result of "
                                f"shape {tuple(new.shape)}")
+        if state.tracer is not None and self._data is not None:  # a Parameter: an Assign node writes it at run time
+            op_table.assign(self, new if new._np_dtype == self._np_dtype else
+                            op_table.cast(new, mstype.from_numpy(self._np_dtype)))
+            return new
         if self._data is None:
             old = self._sym
             if old.handle is self:  # what autodiff reads for the old value: not this tensor, which moves on
@@ -82,14 +87,19 @@ class InplaceMethods:
         return new
 
     def _in_graph(self) -> bool:
-        """Whether this call is compiled (GRAPH mode) rather than run now; refuses a tensor GRAPH mode cannot
-        write (a constant, a Parameter: ``ops.assign`` writes those)."""
+        """Whether this call is compiled (GRAPH mode) rather than run now. Refuses what mslab cannot write there
+        as MindSpore does: an argument of the compiled call or a value a control-flow branch reads from outside
+        (MindSpore writes those back to the caller), or a constant (MindSpore writes its own copy)."""
         if state.tracer is None:
             return False
-        if self._data is not None:
-            raise NotImplementedError(f"{type(self).__name__} method writing in place, in GRAPH mode, on a tensor that "
-                                      "is not a value of the graph (a constant or a Parameter): mslab writes only "
-                                      "graph values in place; use ops.assign(parameter, value) for a Parameter")
+        if self._data is not None and not self._assigned_in_graph:
+            raise NotImplementedError("an in-place Tensor method in GRAPH mode on a constant tensor: mslab writes "
+                                      "graph values and Parameters in place, not constants; compute a new tensor")
+        if self._data is None and self._sym.kind == "input":
+            raise NotImplementedError("an in-place Tensor method in GRAPH mode on an argument of the compiled "
+                                      "function (or a value an if/while branch reads from outside): MindSpore 2.10 "
+                                      "writes the new numbers back to the caller's tensor, which mslab does not yet; "
+                                      "compute a new tensor (y = x + 1) instead")
         return True
 
     def _arith(self, new: Any, in_graph_writes: bool = True) -> Any:

@@ -193,3 +193,26 @@ def test_other_cpu_errors_are_mindsporeS():
         with pytest.raises(RuntimeError, match=r"^Unsupported op \[Free\] on CPU"):
             call()
     assert x.asnumpy().tolist() == [1.0, 2.0]
+
+
+def test_graph_mode_writes_a_parameter_and_refuses_an_argument():
+    class Accumulates(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(t(1.0, 2.0), name="w")
+
+        def construct(self, x):
+            self.w.add_(x)
+            return self.w * 1
+    net = Accumulates()
+    with in_mode(ms.GRAPH_MODE):
+        out = net(t(1.0, 1.0))
+    # MindSpore 2.10 GRAPH: [2 3], and the Parameter holds [2 3] afterwards
+    assert out.asnumpy().tolist() == [2.0, 3.0] and net.w.asnumpy().tolist() == [2.0, 3.0]
+
+    def writes_its_argument(x):
+        x.add_(1)
+        return (x * x).sum()
+    # MindSpore 2.10 GRAPH: gradient [4 6], and the caller's tensor becomes [2 3]: mslab cannot write it back yet
+    with in_mode(ms.GRAPH_MODE), pytest.raises(NotImplementedError, match="argument of the compiled function"):
+        ms.grad(writes_its_argument)(t(1.0, 2.0))
