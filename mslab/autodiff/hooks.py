@@ -181,14 +181,15 @@ def _through(prim: CellBackwardHook, tensors: Sequence[Tensor]) -> list[Tensor]:
         tup = prim(*tensors)
         return [TupleGetItem(i)(tup) for i in range(len(tensors))]
     outs = [Tensor._wrap(t._data) for t in tensors]  # type: ignore[arg-type]  # eager: concrete tensors
-    for tape in state.tapes:
-        node = tape._new_node(prim, [tape.value_of(t) for t in tensors])
+    for tape in state.tapes:  # recorded here, node by node (a tape's own record() makes no tuple value)
+        tape.recorded_nodes()  # a tape that makes its nodes late (mslab.fast's lean tape) makes the earlier ones now
+        values, graph = tape._values, tape.graph
         holder = Tensor._wrap(np.empty((), object))  # stands for the tuple on this tape
-        tup = tape.graph.add_node(node, (), np.dtype(object), holder)
+        tup = graph.add_node(tape._new_node(prim, [tape.value_of(t) for t in tensors]), (), np.dtype(object), holder)
         tup.parts = prim.parts
-        tape._values[id(holder)] = tup
         for i, out in enumerate(outs):
-            tape.record(TupleGetItem(i), [holder], out)
+            node = tape._new_node(TupleGetItem(i), [tup])
+            values[id(out)] = graph.add_node(node, tuple(out.shape), out._np_dtype, out)
     return outs
 
 

@@ -15,6 +15,8 @@ from typing import Any, Callable
 # id(tensor) -> {handle id: hook}; by id, since a Tensor's == is elementwise
 _HOOKS: dict[int, OrderedDict[int, Callable]] = {}
 _ids = itertools.count()
+# the Cells with a backward hook (Cell.register_backward_hook / register_backward_pre_hook)
+cells_hooked: weakref.WeakSet = weakref.WeakSet()
 # (hooks, grad) -> grad after them, and (tensor, hook) -> None marking a registration on the tapes recording:
 # mslab.autodiff.hooks.run_tensor_hooks and mark_on_tapes, installed when it is imported
 _run: Callable[[list[Callable], Any], Any] | None = None
@@ -63,8 +65,9 @@ def hooks_of(tensor: Any) -> list[Callable]:
 
 
 def any_registered() -> bool:
-    """Whether any tensor has a hook: a backward replayed from an earlier call (mslab.fast) would not run it."""
-    return any(_HOOKS.values())
+    """Whether any tensor has a hook, or any Cell a backward hook: a backward replayed from an earlier call
+    (mslab.fast) would not run them."""
+    return bool(cells_hooked) or any(_HOOKS.values())
 
 
 def hooked(tensor: Any, grad: Any) -> Any:
