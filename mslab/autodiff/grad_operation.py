@@ -119,8 +119,8 @@ def gradients(fn: Callable, args: Sequence[Any], positions: Sequence[int], weigh
     grads: list[Any]  # one per source: a Tensor, or None where no path leads from it to the output
     if nodes is not None:  # GRAPH mode's tracer
         grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
-    elif hooks.backward_replay is not None and not state.tapes and not tensor_hooks.any_registered():
-        # our own tape, nobody else records it, and no Tensor.register_hook to run: a replayed backward may serve
+    elif hooks.backward_replay is not None and not state.tapes and not tensor_hooks.recorded_with_hooks(rec, sources):
+        # our own tape, nobody else records it, no backward hook to run: a backward replayed from before may serve
         grads = hooks.backward_replay(kept, rec, diff, sens_list, sources)
     else:
         grads = backprop_tape(rec, diff, sens_list, sources)

@@ -15,8 +15,6 @@ from typing import Any, Callable
 # id(tensor) -> {handle id: hook}; by id, since a Tensor's == is elementwise
 _HOOKS: dict[int, OrderedDict[int, Callable]] = {}
 _ids = itertools.count()
-# the Cells with a backward hook (Cell.register_backward_hook / register_backward_pre_hook)
-cells_hooked: weakref.WeakSet = weakref.WeakSet()
 # (hooks, grad) -> grad after them, and (tensor, hook) -> None marking a registration on the tapes recording:
 # mslab.autodiff.hooks.run_tensor_hooks and mark_on_tapes, installed when it is imported
 _run: Callable[[list[Callable], Any], Any] | None = None
@@ -64,10 +62,19 @@ def hooks_of(tensor: Any) -> list[Callable]:
     return list(hooks.values()) if hooks else []
 
 
-def any_registered() -> bool:
-    """Whether any tensor has a hook, or any Cell a backward hook: a backward replayed from an earlier call
-    (mslab.fast) would not run them."""
-    return bool(cells_hooked) or any(_HOOKS.values())
+def recorded_with_hooks(tape: Any, tensors: Any) -> bool:
+    """Whether a backward over autodiff's ``tape`` (with gradients asked for ``tensors``) has hooks to run: a node
+    that no replayed backward may stand for (a Cell's hook node, which the tape holds as a node already), or a
+    hooked tensor among the tape's recorded calls (mslab.fast's lean tape) or ``tensors``."""
+    if any(not n.prim.bprop_replayable for n in tape.graph.nodes):
+        return True
+    if not any(_HOOKS.values()):
+        return False
+    hooked = {i for i, hooks in _HOOKS.items() if hooks}
+    for _, args, out in getattr(tape, "calls", ()):
+        if id(out) in hooked or any(id(a) in hooked for a in args):
+            return True
+    return any(id(t) in hooked for t in tensors)
 
 
 def hooked(tensor: Any, grad: Any) -> Any:

@@ -23,7 +23,7 @@ import numpy as np
 from mslab.autodiff import custom_bprop, graph_syntax
 from mslab.autodiff import hooks as grad_hooks
 from mslab.core import dtype as mstype
-from mslab.core import state, tensor_hooks
+from mslab.core import state
 from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
 from mslab.core.tensor import Parameter, ParameterTuple, has_pending
@@ -50,7 +50,6 @@ class HookHandle:
         if hooks is not None and hooks[self._kind].pop(self.handle_id, None) is not None:
             if not any(hooks.values()):
                 cell.__dict__[where] = None  # no hook left: calls take the short way again
-                tensor_hooks.cells_hooked.discard(cell)
             cell._hooks_changed()
 
 
@@ -384,7 +383,6 @@ class Cell:
             self.__dict__["_backward_hooks"] = {"backward": OrderedDict(), "backward_pre": OrderedDict()}
         handle = HookHandle(self, kind, next(_hook_ids))
         self._backward_hooks[kind][handle.handle_id] = hook_fn  # type: ignore[index]  # made just above
-        tensor_hooks.cells_hooked.add(self)  # a backward replayed from an earlier call would skip the hook
         self._hooks_changed()
         return handle
 
