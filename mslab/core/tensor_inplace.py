@@ -7,7 +7,7 @@ same numbers:
 * PYNATIVE mode: ``add_ sub_ mul_ div_ exp_ floor_divide_ remainder_`` fall back to the ordinary op: they
   return the result and leave ``x`` as it was. ``copy_`` and ``set_`` write into ``x``. ``requires_grad_``
   returns None. Every other in-place method stops with the RuntimeError naming its kernel ("The kernel
-  InplaceZero unregistered."): MindSpore has those kernels on Ascend only.
+  InplaceZero unregistered."): MindSpore 2.10's CPU build has no kernel for them.
 * GRAPH mode (while ``construct`` is compiled): ``add_ mul_ div_ floor_divide_ remainder_ copy_``, and
   ``sub_`` given ``alpha``, write into ``x``; ``sub_`` without ``alpha`` returns the result only.
   ``exp_`` and the kernels missing above are refused when the graph is compiled.
@@ -30,7 +30,7 @@ from mslab.core.op_registry import op_table
 
 
 def _unregistered(kernel: str) -> RuntimeError:
-    """MindSpore 2.10 CPU's error for an in-place kernel it has on Ascend only (text observed on CPU)."""
+    """MindSpore 2.10 CPU's error for an in-place kernel its CPU build lacks (text observed on CPU)."""
     return RuntimeError(f"The kernel {kernel} unregistered.")
 
 
@@ -189,7 +189,7 @@ class InplaceMethods:
         """Accepted; returns None, as MindSpore 2.10 (mslab differentiates with respect to what ``grad`` names)."""
         return None
 
-    # ---- kernels MindSpore 2.10 has on Ascend only (its CPU build raises; text observed) ---------------------
+    # ---- kernels MindSpore 2.10's CPU build lacks (its errors, text observed) ----------------------------------
     def fill_(self, value: Any) -> Any:
         raise _unregistered(f"InplaceFill{_kind(value)}")
 
