@@ -61,11 +61,13 @@ api-coverage: $(STAMP)
 # Lessons open with their kernel started (JupyterLab 4 otherwise asks "Select Kernel" every time) and
 # without the "receive official Jupyter news?" pop-up over the widgets (fetchNews "false": never ask,
 # never fetch; checkForUpdates needs the news feed): defaults in the venv's own settings overrides, so
-# nothing outside .venv changes.
+# nothing outside .venv changes. The second kernel, "MindSpore (mslab)", runs MindSpore's own notebooks unchanged
+# (`import mindspore` loads mslab there: mslab/mindspore_alias.py); it is installed into the venv too.
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
 lab: $(STAMP) dot
 	@mkdir -p $(dir $(LAB_OVERRIDES))
+	@$(BIN)/jupyter kernelspec install --sys-prefix --name mindspore-mslab mslab/_data/kernels/mindspore-mslab >/dev/null
 	@printf '%s\n' '{"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true}, "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/
 

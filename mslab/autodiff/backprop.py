@@ -24,6 +24,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from mslab.core import tensor_hooks
 from mslab.core.tensor import Tensor
 from mslab.ir.graph import Node, Value
 from mslab.ir.tracer import Recorder
@@ -46,10 +47,17 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
             if root in relevant:
                 _accumulate(grads, root, _shaped_like(root, s))
     keep = set(targets)  # a target can also be an intermediate output: keep its gradient
+    hooked: set[Value] = set()
     for n in reversed(active):
         dout = grads.get(n.out) if n.out in keep else grads.pop(n.out, None)
         if dout is None:
             continue
+        if tensor_hooks.hooks_of(n.out.handle):  # Tensor.register_hook: the whole gradient of n's output, hooked
+            with recorder.backward_of(n):
+                dout = tensor_hooks.hooked(n.out.handle, dout)
+            hooked.add(n.out)
+            if n.out in keep:
+                grads[n.out] = dout
         with recorder.backward_of(n):  # the rule's nodes, and the Adds summing its gradients in, are n's gradient
             if n.prim.tuple_index is not None:  # picks one element of a tuple: its gradient goes to that position
                 _accumulate_element(grads, n.inputs[0], n.prim.tuple_index, dout)
@@ -57,7 +65,9 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
             for v, g in zip(n.inputs, _call_rule(n, dout, relevant)):
                 if g is not None and type(v) is Value and v in relevant:
                     _accumulate(grads, v, g)
-    return [grads.get(t) for t in targets]
+    with recorder.backward_of(None):  # a hooked input's (or Parameter's) gradient is whole only now
+        return [g if g is None or t in hooked else tensor_hooks.hooked(t.handle, g)
+                for t, g in ((t, grads.get(t)) for t in targets)]
 
 
 def _differentiable(v: Value) -> bool:

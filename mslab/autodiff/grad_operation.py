@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence, TypeAlias
 
 from mslab.autodiff import graph_syntax
 from mslab.autodiff.backprop import backprop
-from mslab.core import graph_mode, hooks, state
+from mslab.core import graph_mode, hooks, state, tensor_hooks
 from mslab.core.collector import collector_paused
 from mslab.core.context import is_graph_mode
 from mslab.core.fp_warnings import quiet_kernels
@@ -119,7 +119,8 @@ def gradients(fn: Callable, args: Sequence[Any], positions: Sequence[int], weigh
     grads: list[Any]  # one per source: a Tensor, or None where no path leads from it to the output
     if nodes is not None:  # GRAPH mode's tracer
         grads = backprop(rec, nodes, roots, sens_list, [rec.value_of(s) for s in sources])
-    elif hooks.backward_replay is not None and not state.tapes:  # our own tape, nobody else records it
+    elif hooks.backward_replay is not None and not state.tapes and not tensor_hooks.recorded_with_hooks(rec, sources):
+        # our own tape, nobody else records it, no backward hook to run: a backward replayed from before may serve
         grads = hooks.backward_replay(kept, rec, diff, sens_list, sources)
     else:
         grads = backprop_tape(rec, diff, sens_list, sources)

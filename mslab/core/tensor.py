@@ -15,10 +15,11 @@ from typing import Any, Iterator
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.core import state
+from mslab.core import state, tensor_hooks
 from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
 from mslab.core.op_registry import op_table  # what Tensor's operators call (x + y: op_table.add), filled by mslab.ops
+from mslab.core.tensor_inplace import InplaceMethods
 
 
 def _as_array(data: Any, dtype: Any) -> np.ndarray:
@@ -73,7 +74,7 @@ def _generated_parameter_name():
     return f"Parameter#{next(_next_parameter_id)}"
 
 
-class Tensor:
+class Tensor(InplaceMethods):
     """An n-dimensional array, as ``mindspore.Tensor``.
 
     ``Tensor(np.ones((2, 3), np.float32))``, ``Tensor(1.5)`` (Float32), ``Tensor([1, 2])`` (Int64),
@@ -90,10 +91,12 @@ class Tensor:
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
                  const_arg: bool = False) -> None:
         self._sym = None
-        if init is not None:
-            if shape is None:
-                raise ValueError("Tensor: init=... needs shape=...")
-            self._data = init_array(init, shape, dtype or mstype.float32)
+        if init is not None:  # numbers drawn by init_data() (or asnumpy()), as MindSpore 2.10 does
+            if shape is None or dtype is None:  # MindSpore 2.10's ValueError and text (observed on CPU)
+                raise ValueError("init, dtype and shape must have values at the same time.")
+            _DATA_SLOT.__set__(self, None)
+            _pend(self, (init, shape, dtype))
+            self.__class__ = _UninitializedTensor
             return
         if input_data is None:
             if shape is None:
@@ -176,6 +179,18 @@ class Tensor:
     @property
     def nbytes(self) -> int:
         return self.size * self.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Bytes from one element to the next along each axis, row-major: ``(12, 4)`` for a float32 (2, 3) tensor.
+
+        In bytes, as MindSpore 2.10's ``Tensor.strides`` (observed on CPU, also for a transposed tensor: a tensor's
+        numbers are laid out afresh in its own shape)."""
+        steps, step = [], self.itemsize
+        for n in reversed(self.shape):
+            steps.append(step)
+            step *= n
+        return tuple(reversed(steps))
 
     def asnumpy(self) -> np.ndarray:
         """The numbers as a numpy array."""
@@ -357,6 +372,17 @@ class Tensor:
             _materialise(self)
         return self
 
+    def register_hook(self, hook: Any) -> tensor_hooks.TensorHookHandle:
+        """Call ``hook(grad)`` with this tensor's whole gradient whenever a backward pass computes it
+        (``mindspore.Tensor.register_hook``).
+
+        A Tensor ``hook`` returns takes the gradient's place (for the tensor's own gradient and everything
+        upstream), None keeps it; several hooks run in registration order, each seeing the last one's result.
+        Uses of the tensor before the registration count too. Works in PYNATIVE and GRAPH mode (there the hook
+        is compiled into the backward graph, as MindSpore 2.10 does). ``handle.remove()`` unhooks.
+        """
+        return tensor_hooks.register(self, hook)
+
     @property
     def has_init(self) -> bool:
         """True while the numbers are not drawn yet (only inside ``nn.utils.no_init_parameters``)."""
@@ -379,6 +405,7 @@ class Parameter(Tensor):
     """
 
     __slots__ = ("_name", "requires_grad", "layerwise_parallel", "parallel_optimizer", "_auto_named", "__dict__")
+    _assigned_in_graph = True  # an in-place method in GRAPH mode writes it with Assign (mslab.core.tensor_inplace)
     init_param = True  # False inside mslab.nn.utils.no_init_parameters(): initializers draw later
     _data: np.ndarray  # a Parameter always holds its numbers: it is never symbolic
 
@@ -592,4 +619,38 @@ class _LazyParameter(Parameter):
         return p
 
 
-_LAZY_BASE = {_LazyTensor: Tensor, _LazyParameter: Parameter}
+class _UninitializedTensor(Tensor):
+    """``Tensor(shape=..., dtype=..., init=One())``: shape and dtype now, numbers when ``init_data()`` (or
+    ``asnumpy()``) draws them. What MindSpore 2.10 does meanwhile (observed on CPU): ``print`` shows
+    ``value=<uninitialized>``, ``repr`` and ``tolist()`` show zeros, and an op on it raises RuntimeError."""
+
+    __slots__ = ()
+    shape, _np_dtype = _LazyTensor.shape, _LazyTensor._np_dtype
+
+    @property
+    def _data(self):
+        raise RuntimeError(f"The {self} is uninitialized. Maybe the Tensor is create by initializer. You need to call "
+                           f"Tensor.init_data before using this Tensor.")
+
+    @_data.setter
+    def _data(self, value):
+        _materialise(self, value)
+
+    def asnumpy(self):
+        return _materialise(self)
+
+    def _zeros(self):
+        return Tensor._wrap(np.zeros(self.shape, self._np_dtype))
+
+    def __str__(self):
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value={chr(10) if len(self.shape) > 1 else ''}" \
+               "<uninitialized>)"
+
+    def __repr__(self):
+        return repr(self._zeros())
+
+    def tolist(self):
+        return self._zeros().tolist()
+
+
+_LAZY_BASE = {_LazyTensor: Tensor, _LazyParameter: Parameter, _UninitializedTensor: Tensor}

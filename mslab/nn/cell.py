@@ -21,6 +21,7 @@ from typing import Any, Callable, ContextManager, Iterator, ValuesView
 import numpy as np
 
 from mslab.autodiff import custom_bprop, graph_syntax
+from mslab.autodiff import hooks as grad_hooks
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.context import is_graph_mode
@@ -34,7 +35,8 @@ _hook_ids = itertools.count()
 
 
 class HookHandle:
-    """What ``register_forward_(pre_)hook`` returns: ``handle.remove()`` unregisters the hook."""
+    """What ``register_forward_(pre_)hook`` and ``register_backward_(pre_)hook`` return (MindSpore's
+    ``HookHandle``): ``handle.remove()`` unregisters the hook (again: nothing happens)."""
 
     def __init__(self, cell: Cell, kind: str, handle_id: int) -> None:
         self._cell, self._kind, self.handle_id = weakref.ref(cell), kind, handle_id
@@ -43,10 +45,11 @@ class HookHandle:
         cell = self._cell()
         if cell is None:  # the Cell is gone, and its hooks with it
             return
-        hooks = cell._forward_hooks
+        where = "_backward_hooks" if self._kind.startswith("backward") else "_forward_hooks"
+        hooks = cell.__dict__.get(where)
         if hooks is not None and hooks[self._kind].pop(self.handle_id, None) is not None:
-            if not (hooks["pre"] or hooks["post"]):
-                cell._forward_hooks = None  # no hook left: calls take the short way again
+            if not any(hooks.values()):
+                cell.__dict__[where] = None  # no hook left: calls take the short way again
             cell._hooks_changed()
 
 
@@ -70,6 +73,7 @@ class Cell:
     _param_prefix: str
     cell_type: str | None
     _forward_hooks: cell_call.Hooks | None
+    _backward_hooks: dict[str, OrderedDict[int, Callable]] | None
     _mixed_precision_type: np.dtype | None
     _attr_version: int
     _compile_cache: compiled.CompileCache | None
@@ -93,6 +97,7 @@ class Cell:
         d["cell_type"] = None  # update_cell_type
         # What the runtime keeps on a Cell (every attribute it reads or writes is here)
         d["_forward_hooks"] = None  # {"pre": {id: hook}, "post": {id: hook}} while a forward hook is registered
+        d["_backward_hooks"] = None  # {"backward": {id: hook}, "backward_pre": {id: hook}} once one is registered
         d["_mixed_precision_type"] = None  # to_float's numpy dtype: ops inside cast their inputs to it
         d["_attr_version"] = 0  # counts attribute and hook changes: a graph traced through the Cell checks it
         d["_compile_cache"] = None  # runtime.compiled.CompileCache: this Cell's GRAPH-mode graphs, made on first use
@@ -351,6 +356,36 @@ class Cell:
         self._hooks_changed()
         return handle
 
+    # ---- backward hooks (mslab.autodiff.hooks runs them) ---------------------------------------------------
+    def register_backward_pre_hook(self, hook_fn: Callable) -> HookHandle:
+        """Call ``hook_fn(cell, grad_output)`` when the backward pass reaches this Cell's output; a tuple (or
+        Tensor) it returns replaces the output's gradients, None keeps them.
+
+        As MindSpore 2.10's ``Cell.register_backward_pre_hook``, in PYNATIVE and GRAPH mode (there the hook is
+        compiled into the backward graph); returns a handle whose ``remove()`` unregisters it.
+        """
+        return self._add_backward_hook("backward_pre", hook_fn)
+
+    def register_backward_hook(self, hook_fn: Callable) -> HookHandle:
+        """Call ``hook_fn(cell, grad_input, grad_output)`` once the gradients of this Cell's Tensor inputs are
+        known (``grad_input``, a tuple; ``grad_output``: the output's); a tuple (or Tensor) it returns replaces
+        ``grad_input``, None keeps it.
+
+        As MindSpore 2.10's ``Cell.register_backward_hook``, in PYNATIVE and GRAPH mode; returns a handle whose
+        ``remove()`` unregisters it. The Parameters' gradients are not shown to the hook.
+        """
+        return self._add_backward_hook("backward", hook_fn)
+
+    def _add_backward_hook(self, kind: str, hook_fn: Callable) -> HookHandle:
+        if not callable(hook_fn):  # MindSpore 2.10's TypeError and text (observed on CPU)
+            raise TypeError(f"Expected a callable hook function, but got {type(hook_fn).__name__}.")
+        if self.__dict__.get("_backward_hooks") is None:
+            self.__dict__["_backward_hooks"] = {"backward": OrderedDict(), "backward_pre": OrderedDict()}
+        handle = HookHandle(self, kind, next(_hook_ids))
+        self._backward_hooks[kind][handle.handle_id] = hook_fn  # type: ignore[index]  # made just above
+        self._hooks_changed()
+        return handle
+
     def _hooks_changed(self) -> None:
         # A graph traced through this Cell ran its hooks (or none) while tracing: trace again.
         self._attr_version += 1
@@ -388,6 +423,9 @@ class Cell:
         hooks = self._forward_hooks
         if hooks is not None:
             args, kwargs = cell_call.pre_hooks(self, hooks, args, kwargs)
+        backward_hooks = self.__dict__.get("_backward_hooks")
+        if backward_hooks is not None and (state.tracer is not None or state.tapes):  # a gradient is recording
+            args, hooked_call = grad_hooks.on_inputs(self, backward_hooks, args)
         precision, phase = self._mixed_precision_type, self._graph_phase
         # Nothing may raise between the push and the ``try``: a Cell left on ``state.cells`` would put itself
         # into the scope of every later node (a RecursionError can strike anywhere).
@@ -417,6 +455,8 @@ class Cell:
             raise
         if hooks is not None:
             output = cell_call.post_hooks(self, hooks, args, kwargs, output)
+        if backward_hooks is not None and (state.tracer is not None or state.tapes):
+            output = grad_hooks.on_outputs(hooked_call, output)
         return output
 
     def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict[Parameter, Any]:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from mslab.autodiff import graph_syntax
-from mslab.core import graph_mode, state
+from mslab.core import graph_mode, state, tensor_hooks
 from mslab.core.context import LAX, STRICT, get_context
 from mslab.core.errors import GraphModeError
 from mslab.core.freeze import freeze
@@ -128,6 +128,7 @@ def _symbolic_args(graph: Graph, args: Sequence[Any], names: Sequence[str]) -> l
         elif isinstance(a, Tensor):
             t = Tensor._symbolic(None)
             t._sym = graph.add_input(name, a.shape, a._np_dtype, handle=t)
+            tensor_hooks.share(a, t)  # the argument's hooks are compiled in, and stay (as in MindSpore 2.10)
             out.append(t)
         elif isinstance(a, (tuple, list)) and any(isinstance(x, Tensor) for x in a):
             out.append(type(a)(_symbolic_args(graph, a, [f"{name}{i}" for i in range(len(a))])))

@@ -33,7 +33,8 @@ LAYERS = [
              "mslab.log", "mslab.profiler", "mslab.mint", "mslab._checkparam", "mslab.experimental",
              "mslab.module_tree"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
-    ("top", ["mslab.__init__"]),
+    # running MindSpore code unchanged (python -m mslab run, the "MindSpore (mslab)" kernel): above everything
+    ("top", ["mslab.__init__", "mslab.__main__", "mslab.mindspore_alias"]),
 ]
 ORDER = ["core", "ir", "ops", "autodiff", "runtime", "fast", "api", "lab", "top"]
 

@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # layer -> (folder under mslab/, budget in code lines). The plain path is core .. runtime; mslab/fast is the
 # speed layer, kept on its own budget so speed-ups cannot creep back into the plain path unnoticed.
 BUDGETS = {
-    "core": ("core", 1450),
+    "core": ("core", 1680),
     "ir": ("ir", 1000),
     "ops": ("ops", 6200),
-    "autodiff": ("autodiff", 860),
+    "autodiff": ("autodiff", 960),
     "runtime": ("runtime", 800),
     "fast (speed layer)": ("fast", 750),
 }
