@@ -12,11 +12,12 @@ import path of the same names.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset import combine_ops, config, engine, pipeline_ops, transforms, vision
+from mslab.dataset import combine_ops, config, engine, pipeline_ops, split_save, transforms, vision
 from mslab.dataset.base import Dataset, Iterator
 from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
+from mslab.dataset.pipeline_ops import BatchInfo
 from mslab.dataset.readers import (
     AGNewsDataset,
     AmazonReviewDataset,
@@ -68,4 +69,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "IterSampler", "audio", "CocoDataset", "LJSpeechDataset",
            "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset",
-           "SpeechCommandsDataset"]
+           "SpeechCommandsDataset", "BatchInfo"]

@@ -4,49 +4,236 @@
 ``repeat``/``take``/``skip`` change how many rows pass, ``project``/``rename`` pick and name columns.
 ``Dataset``'s methods (in ``engine``) create them; nothing runs until an iterator pulls rows.
 """
+import itertools
+import warnings
+
 import numpy as np
 
-from mslab.dataset.base import INFINITE, Dataset, _as_list, _count, _to_numpy
+from mslab.core import log as logger
+from mslab.dataset.base import INFINITE, Dataset, _as_list, _count, _Run, _to_numpy
+
+
+class BatchInfo:
+    """What a callable ``batch_size`` or a ``per_batch_map`` learns about the batch being made (MindSpore's
+    ``BatchInfo``): ``get_batch_num()`` counts the batches of this pass from 0, ``get_epoch_num()`` the
+    iterator's epochs from 0 (a ``repeat`` after the batch restarts the batch count but not the epoch,
+    as observed on MindSpore 2.10)."""
+
+    def __init__(self, batch_num, epoch_num):
+        self._batch_num, self._epoch_num = batch_num, epoch_num
+
+    def get_batch_num(self):
+        return self._batch_num
+
+    def get_epoch_num(self):
+        return self._epoch_num
+
+
+def _stack_dicts(values, column):
+    """A batch of dict values: one dict whose every key holds the stacked values of that key (MindSpore's rule)."""
+    out = {}
+    for key in values[0]:
+        try:
+            array = np.array([v[key] for v in values]) if all(key in v for v in values) else None
+        except ValueError:  # ragged values
+            array = None
+        if array is None or array.dtype == object:  # MindSpore's message
+            raise RuntimeError(f"Batch: failed to create a NumPy array with primitive types for the dictionary "
+                               f"objects in column {column}, key: '{key}'.\nIf you want a customized array, "
+                               f"define a custom 'per_batch_map' function.")
+        out[key] = array
+    return out
 
 
 class BatchDataset(Dataset, operation="batch"):
+    """``batch``: rows stacked into batches, optionally through a ``per_batch_map``, as MindSpore 2.10.
+
+    With ``per_batch_map``, the function gets one list per input column (that column's rows) and the
+    :class:`BatchInfo`, and returns one list (or array) of rows per output column; each is stacked.
+    When the outputs are as many as the inputs, output i takes the place of input i (named by
+    ``output_columns``, or keeping the input's name). When their number differs, the outputs come first
+    and the other columns follow. MindSpore orders those other columns by its C++ hash map of column
+    names (observed: columns a, b, c, d with input a and two outputs give x, y, c, b, d); mslab keeps them
+    in the dataset's order and warns when there are two or more, so read them by name (dict iterators).
+    """
+
     op_name = "batch"
 
-    def __init__(self, child, batch_size, drop_remainder):
+    def __init__(self, child, batch_size, drop_remainder, per_batch_map=None, input_columns=None,
+                 output_columns=None):
         super().__init__([child])
-        self.batch_size = _count(batch_size, "batch: batch_size")
+        self.batch_size_func = batch_size if callable(batch_size) else None
+        self.batch_size = -1 if self.batch_size_func else _count(batch_size, "batch: batch_size")
         self.drop_remainder = bool(drop_remainder)
+        if input_columns is not None and per_batch_map is None:  # MindSpore's message
+            raise ValueError("input_columns can be specified only when per_batch_map is set.")
+        if per_batch_map is not None and not callable(per_batch_map):
+            raise TypeError(f"batch: per_batch_map must be callable, got {type(per_batch_map).__name__}")
+        self.per_batch_map = per_batch_map
+        names = child.get_col_names()
+        self.input_columns = _as_list(input_columns, "batch: input_columns") or list(names)
+        missing = [c for c in self.input_columns if c not in names]
+        if per_batch_map is not None and missing:
+            raise ValueError(f"batch: input_columns {missing} not in the dataset's columns {names}")
+        self.output_columns = _as_list(output_columns, "batch: output_columns") or list(self.input_columns)
+        self._names = self._out_names(names) if per_batch_map is not None else list(names)
+        if self.batch_size_func is None:
+            for node in child._sync_notifiers().values():  # sync_wait counts rows: num_batch batches of this size
+                node.rows_per_batch(self.batch_size)
+
+    def _out_names(self, names):
+        if len(self.output_columns) == len(self.input_columns):
+            rename = dict(zip(self.input_columns, self.output_columns))
+            return [rename.get(c, c) for c in names]
+        rest = [c for c in names if c not in self.input_columns]
+        if len(rest) > 1:
+            warnings.warn(f"batch: per_batch_map turns {len(self.input_columns)} column(s) into "
+                          f"{len(self.output_columns)}; the other columns {rest} follow in the dataset's order, "
+                          f"where MindSpore orders them by a C++ hash map: read them by name", stacklevel=3)
+        return list(self.output_columns) + rest
 
     def _rows(self, run):
-        names = None
-        buf = []
-        for row in self.children[0]._rows(run):
-            buf.append(row)
-            if len(buf) == self.batch_size:
-                names = names or self.get_col_names()
-                yield self._stack(buf, names)
-                buf = []
-        if buf and not self.drop_remainder:
-            yield self._stack(buf, names or self.get_col_names())
+        names = self.children[0].get_col_names()
+        rows = iter(self.children[0]._rows(run))
+        batch_num = 0
+        while True:
+            info = BatchInfo(batch_num, run.epoch)
+            size = self.batch_size if self.batch_size_func is None else self._size_of(info)
+            buf = list(itertools.islice(rows, size))
+            if not buf or (len(buf) < size and self.drop_remainder):
+                return
+            yield self._map(buf, names, info) if self.per_batch_map is not None else self._stack(buf, names)
+            batch_num += 1
+
+    def _size_of(self, info):
+        size = self.batch_size_func(info)
+        return _count(size, "batch: the batch_size function's result")
+
+    def _map(self, rows, names, info):
+        idx = {c: i for i, c in enumerate(names)}
+        lists = [[r[idx[c]] for r in rows] for c in self.input_columns]
+        out = self.per_batch_map(*lists, info)
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != len(self.output_columns):  # MindSpore's message
+            raise RuntimeError(f"Invalid per_batch_map, the number of columns returned in 'per_batch_map' function "
+                               f"should be {len(self.output_columns)} , but got: {len(out)}")
+        made = {}
+        for k, (name, column) in enumerate(zip(self.output_columns, out)):
+            made[name] = self._stack_column([_to_numpy(v) for v in column], k, name)
+        kept = {c: self._stack_column([r[idx[c]] for r in rows], idx[c], c) for c in names
+                if c not in self.input_columns}
+        if len(self.output_columns) == len(self.input_columns):
+            kept.update(dict(zip(self.input_columns, (made[c] for c in self.output_columns))))
+            return tuple(kept[c] for c in names)
+        return tuple({**made, **kept}[c] for c in self._names)
 
     def _stack(self, rows, names):
-        out = []
-        for c, name in enumerate(names):
-            shapes = [r[c].shape for r in rows]
-            if any(s != shapes[0] for s in shapes):
-                shown = ", ".join(str(s) for s in shapes[:8]) + (", ..." if len(shapes) > 8 else "")
-                raise ValueError(
-                    f"batch: column '{name}' has rows of different shapes in one batch: {shown}. "
-                    f"Rows of a batch are stacked, so each column needs one shape; resize or pad the rows "
-                    f"first (for example with map), or use batch_size=1.")
-            out.append(np.stack([r[c] for r in rows]))
-        return tuple(out)
+        return tuple(self._stack_column([r[c] for r in rows], c, name) for c, name in enumerate(names))
+
+    @staticmethod
+    def _stack_column(values, c, name):
+        if values and isinstance(values[0], dict):
+            return _stack_dicts(values, c)
+        shapes = [v.shape for v in values]
+        if any(s != shapes[0] for s in shapes):
+            shown = ", ".join(str(s) for s in shapes[:8]) + (", ..." if len(shapes) > 8 else "")
+            raise ValueError(
+                f"batch: column '{name}' has rows of different shapes in one batch: {shown}. "
+                f"Rows of a batch are stacked, so each column needs one shape; resize or pad the rows "
+                f"first (for example with map), or use batch_size=1.")
+        return np.stack(values)
 
     def _size(self):
         n = self.children[0]._size()
         if n == INFINITE:
             return n
+        if self.batch_size_func is not None:  # count the batches the function makes over n rows
+            count, left = 0, n
+            while left > 0:
+                size = self._size_of(BatchInfo(count, 0))
+                if size > left and self.drop_remainder:
+                    break
+                count, left = count + 1, left - size
+            return count
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
+
+    def _columns(self):
+        return list(self._names)
+
+
+class FilterDataset(Dataset, operation="filter"):
+    """``filter``: the rows for which ``predicate(*input_columns)`` is true (MindSpore casts its result to bool)."""
+
+    op_name = "filter"
+
+    def __init__(self, child, predicate, input_columns):
+        super().__init__([child])
+        if not callable(predicate):
+            raise TypeError("Predicate should be a Python function or a callable Python object.")  # MindSpore's
+        self.predicate = predicate
+        self.input_columns = _as_list(input_columns, "filter: input_columns")
+
+    def _rows(self, run):
+        names = self.children[0].get_col_names()
+        wanted = self.input_columns or names
+        missing = [c for c in wanted if c not in names]
+        if missing:  # MindSpore's message, raised when the rows are read as there
+            raise RuntimeError(f"Invalid parameter, column name: {missing[0]} does not exist in the dataset columns.")
+        idx = [names.index(c) for c in wanted]
+        for row in self.children[0]._rows(run):
+            if bool(np.asarray(self.predicate(*(row[i] for i in idx)))):
+                yield row
+
+    def _size(self):
+        return sum(1 for _ in self._rows(_Run(self, seed=0)))
+
+
+class SyncWaitDataset(Dataset, operation="sync_wait"):
+    """``sync_wait``: rows pass only while ``sync_update`` has released them, as MindSpore's ``BlockReleasePair``.
+
+    A counter starts at ``-num_batch`` (times the batch size of a ``batch`` above); each row adds 1 and may
+    pass while the counter was below 0; ``sync_update`` subtracts its batches' rows and calls ``callback(data)``.
+    In MindSpore the pipeline runs in its own threads and a blocked row waits for the training loop's
+    ``sync_update`` (60 s at most, then it warns and stops waiting). mslab reads rows on demand in the loop's
+    own thread, so nothing could release a blocked row: it warns with MindSpore's message at once and stops
+    waiting, as MindSpore does after its timeout.
+    """
+
+    op_name = "sync_wait"
+
+    def __init__(self, child, condition_name, num_batch, callback):
+        super().__init__([child])
+        if isinstance(num_batch, int) and num_batch <= 0:  # MindSpore's checks and messages
+            raise ValueError("num_batch need to be greater than 0.")
+        if condition_name in child._sync_notifiers():
+            raise RuntimeError("Condition name is already in use.")
+        self.condition_name, self.callback = condition_name, callback
+        self.default_rows = num_batch
+        self.count = -num_batch
+        self.disabled = False
+
+    def rows_per_batch(self, batch_size):
+        """A ``batch`` above counts in batches of ``batch_size`` rows."""
+        self.count *= batch_size
+        self.default_rows *= batch_size
+
+    def release(self, rows=None, data=None):
+        self.count -= self.default_rows if rows is None else rows
+        if self.callback is not None:
+            self.callback(data)
+
+    def _sync_notifiers(self):
+        return {**super()._sync_notifiers(), self.condition_name: self}
+
+    def _rows(self, run):
+        self.count = -self.default_rows  # each pass starts with num_batch batches released
+        for row in self.children[0]._rows(run):
+            if self.count >= 0 and not self.disabled:
+                logger.warning("Timeout happened in sync_wait, maybe dataset.sync_update(condition=...) "
+                               "is not added after dataset.create_dict_iterator(...), now disabling lock.")
+                self.disabled = True
+            self.count += 1
+            yield row
 
 
 class ShuffleDataset(Dataset, operation="shuffle"):
@@ -121,8 +308,12 @@ class MapDataset(Dataset, operation="map"):
         if len(args) != len(self.output_columns):
             raise ValueError(f"map: the operations return {len(args)} value(s) for row {index}, but "
                              f"output_columns has {len(self.output_columns)}: {self.output_columns}")
-        return (tuple(row[i] for i in self._keep_before) + tuple(_to_numpy(a) for a in args)
-                + tuple(row[i] for i in self._keep_after))
+        try:
+            made = tuple(_to_numpy(a) for a in args)
+        except TypeError as e:  # MindSpore's message, then mslab's detail
+            raise RuntimeError(f"map operation: [PyFunc] failed. Failed to create tensor from numpy array, data type "
+                               f"is unknown. (row {index}: {e})") from None
+        return tuple(row[i] for i in self._keep_before) + made + tuple(row[i] for i in self._keep_after)
 
     def _rows(self, run):
         order = None if self.column_order is None else [self._out_names.index(c) for c in self.column_order]
