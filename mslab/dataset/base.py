@@ -18,6 +18,7 @@ the shuffles draw new orders per epoch from a seed the iterator takes when it is
 (see :mod:`mslab.dataset.config`). Iterating a dataset directly yields lists of Tensors, one epoch.
 """
 import copy
+import sys
 
 import numpy as np
 
@@ -124,7 +125,32 @@ def _count(value, what, allow_infinite=False):
     return value
 
 
-class Dataset:
+def running_as_mindspore():
+    """Whether this session imports mslab under MindSpore's name (``sys.modules["mindspore"]`` is mslab)."""
+    alias = sys.modules.get("mindspore")
+    return alias is not None and (alias is sys.modules.get("mslab") or getattr(alias, "__name__", None) == "mslab")
+
+
+class MindSporeClassPath(type):
+    """Prints a dataset or sampler class at MindSpore's module path when mslab runs as ``mindspore``.
+
+    MindSpore 2.10 prints ``type(ds.MnistDataset(...))`` as
+    ``<class 'mindspore.dataset.engine.datasets_vision.MnistDataset'>``. mslab's class lives in a file laid out
+    for reading (``__module__`` stays that file, so pickle and ``inspect.getsource`` keep working), and is
+    also exported at MindSpore's path by :mod:`mslab.dataset.engine`, which records that path on the class
+    (``_mindspore_home``; a subclass of the user's has none). When ``mindspore`` is mslab (the
+    MindSpore-named kernel or ``python -m mslab run``), that path imports this very class, so the class prints
+    as MindSpore's; otherwise it prints as Python prints any class.
+    """
+
+    def __repr__(cls):
+        home = vars(cls).get("_mindspore_home")  # set by mslab.dataset.engine for the classes it exports
+        if home is not None and running_as_mindspore():
+            return f"<class '{home}.{cls.__qualname__}'>"
+        return super().__repr__()
+
+
+class Dataset(metaclass=MindSporeClassPath):
     """Base of every dataset node. Subclasses give ``_rows(run)``, ``_size()`` and ``_columns()``."""
 
     op_name = "Dataset"

@@ -10,10 +10,10 @@ import warnings
 import numpy as np
 
 from mslab.core import log as logger
-from mslab.dataset.base import INFINITE, Dataset, _as_list, _count, _Run, _to_numpy
+from mslab.dataset.base import INFINITE, Dataset, MindSporeClassPath, _as_list, _count, _Run, _to_numpy
 
 
-class BatchInfo:
+class BatchInfo(metaclass=MindSporeClassPath):
     """What a callable ``batch_size`` or a ``per_batch_map`` learns about the batch being made (MindSpore's
     ``BatchInfo``): ``get_batch_num()`` counts the batches of this pass from 0, ``get_epoch_num()`` the
     iterator's epochs from 0 (a ``repeat`` after the batch restarts the batch count but not the epoch,

@@ -1,5 +1,6 @@
 """Samplers that weigh rows or balance classes (``WeightedRandomSampler``, ``PKSampler``) or come from Python
-(``IterSampler``, and subclasses of ``Sampler`` with ``__iter__``), and child samplers (``add_child``).
+(``IterSampler``); subclasses of ``Sampler`` with ``__iter__`` and child samplers follow
+:mod:`mslab.dataset.sampler_rules`.
 
 Like every sampler they pick the indices of a random-access source for one pass (see
 :mod:`mslab.dataset.sources`), drawing from the dataset random generator, so ``mslab.set_seed``
@@ -136,47 +137,3 @@ class IterSampler(Sampler):
     def _all(self, n, rng):
         return [int(i) for i in self.sampler]
 
-
-# ---- user-defined samplers and child samplers (the rules behind mslab.dataset.sources.Sampler) ----------------
-
-
-def user_indices(sampler):
-    """The indices of a user-defined sampler's ``__iter__``, as MindSpore's ``Sampler.get_indices``: a number is one
-    index, a list is several; ``num_samples`` counts what ``__iter__`` yields; indices must be integers."""
-    num_samples = getattr(sampler, "num_samples", None)
-    out = []
-    for count, idx in enumerate(sampler, 1):
-        out.extend([idx] if isinstance(idx, numbers.Number) else idx)
-        if num_samples is not None and count >= num_samples:
-            break
-    indices = np.array(out)
-    if indices.dtype == object:  # MindSpore's messages
-        raise RuntimeError("Fetched indices can not be converted to a valid ndarray.")
-    if indices.size and indices.dtype.kind not in "iu":
-        raise RuntimeError(f"Python sampler should return index of type integer, but got: {indices.dtype}")
-    return [int(i) for i in indices]
-
-
-def add_child(parent, child):
-    """``parent.add_child(child)``: MindSpore's checks (a built-in sampler takes one child; a user-defined one
-    replaces its child)."""
-    from mslab.dataset.sources import Sampler
-
-    if not isinstance(child, Sampler):  # what MindSpore raises for a list
-        raise AttributeError(f"'{type(child).__name__}' object has no attribute 'get_shuffle_mode'")
-    user_defined = type(parent)._all is Sampler._all
-    if not user_defined and parent.get_child() is not None:
-        raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
-    parent.child_sampler = child
-    if child.random:
-        parent.random = True  # the dataset hands the parent a generator, which the parent passes on
-
-
-def through_child(parent, child, n, rng, dataset):
-    """The parent's indices pick among the child's: the child's k-th index for each parent index k."""
-    ids = list(child._indices(n, rng, dataset))
-    picks = parent._own(len(ids), rng, dataset)
-    for k in picks:
-        if not 0 <= k < len(ids):  # MindSpore's message
-            raise RuntimeError(f"Sample ID ({k}) is out of bound, expected range [0, {len(ids) - 1}]")
-    return [ids[k] for k in picks]

@@ -14,21 +14,22 @@ import os
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.dataset.base import Dataset, _as_list, _Run, to_row
+from mslab.dataset import sampler_rules
+from mslab.dataset.base import Dataset, MindSporeClassPath, _as_list, _Run, to_row
 from mslab.dataset.idx import read_idx
 from mslab.dataset.sharding import Shard
 
 # ---- samplers: which indices of a random-access source, in which order ----------------------------
 
 
-class Sampler:
+class Sampler(metaclass=MindSporeClassPath):
     """Base of the samplers, and of user-defined samplers as MindSpore's ``ds.Sampler``.
 
     A built-in sampler gives ``_all(n, rng)``, the indices of one pass over n rows. A user-defined one
     subclasses Sampler with ``__iter__`` yielding indices (ints, or lists of ints that are flattened),
     reading ``self.dataset_size`` (set before each pass); ``num_samples`` (or ``len(self)``) caps them and
     ``reset()`` is called after each pass. ``add_child(sampler)``: this sampler then picks among the
-    indices its child gives (its dataset_size is the child's count); see :mod:`mslab.dataset.samplers`.
+    indices its child gives (its dataset_size is the child's count); see :mod:`mslab.dataset.sampler_rules`.
     """
 
     random = False
@@ -49,14 +50,14 @@ class Sampler:
 
     def add_child(self, sampler):
         """Pick among the indices ``sampler`` gives instead of among the rows."""
-        _samplers().add_child(self, sampler)
+        sampler_rules.add_child(self, sampler, user_defined=type(self)._all is Sampler._all)
 
     def get_child(self):
         return getattr(self, "child_sampler", None)
 
     def _all(self, n, rng):
         self.dataset_size = n
-        return _samplers().user_indices(self)
+        return sampler_rules.user_indices(self)
 
     def _check_source(self, dataset):
         """Raise if this sampler cannot pick rows of ``dataset`` (every sampler but PKSampler can)."""
@@ -70,17 +71,11 @@ class Sampler:
         child = self.get_child()
         if child is None:
             return self._own(n, rng, dataset)
-        return _samplers().through_child(self, child, n, rng, dataset)
+        return sampler_rules.through_child(self, child, n, rng, dataset)
 
     def _count(self, n, dataset=None):
         """The indices one pass gives, counted on a copy (MindSpore too counts a user sampler on a deep copy)."""
         return len(copy.deepcopy(self)._indices(n, np.random.default_rng(0), dataset))
-
-
-def _samplers():
-    from mslab.dataset import samplers  # the user-sampler and child-sampler rules (it imports this module)
-
-    return samplers
 
 
 class SequentialSampler(Sampler):

@@ -20,6 +20,7 @@ import numpy as np
 from mslab.core import log as logger
 from mslab.dataset import config
 from mslab.dataset.base import INFINITE, Dataset, _Run
+from mslab.mindrecord.writer import FileWriter
 
 
 def _type_check(value, kind, name):  # MindSpore's message
@@ -161,8 +162,6 @@ def _value(field, value):
 
 def save(dataset, file_name, num_files=1, file_type="mindrecord"):
     """``dataset.save(file_name)``: one pass of rows, in order, to the MindRecord file ``file_name``."""
-    from mslab.mindrecord import FileWriter  # loaded on first use, as mslab.mindrecord is
-
     if file_type != "mindrecord":  # MindSpore's checks and messages
         raise ValueError(f"{file_type} dataset format is not supported.")
     if isinstance(num_files, bool) or not isinstance(num_files, int) or not 0 < num_files <= 1000:
