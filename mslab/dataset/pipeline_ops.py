@@ -35,8 +35,8 @@ def _stack_dicts(values, column):
     for key in values[0]:
         try:
             array = np.array([v[key] for v in values]) if all(key in v for v in values) else None
-        except ValueError:  # ragged values
-            array = None
+        except ValueError as e:  # ragged values: MindSpore's message
+            raise RuntimeError(f"Failed to batch Python dictionary: ValueError: {e}") from None
         if array is None or array.dtype == object:  # MindSpore's message
             raise RuntimeError(f"Batch: failed to create a NumPy array with primitive types for the dictionary "
                                f"objects in column {column}, key: '{key}'.\nIf you want a customized array, "
@@ -304,7 +304,7 @@ class MapDataset(Dataset, operation="map"):
             except Exception as e:
                 raise RuntimeError(f"map: operation {name} failed on column(s) {self.input_columns} "
                                    f"of row {index}: {type(e).__name__}: {e}") from e
-            args = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+            args = out if isinstance(out, tuple) else (out,)  # a list is one value, as in MindSpore
         if len(args) != len(self.output_columns):
             raise ValueError(f"map: the operations return {len(args)} value(s) for row {index}, but "
                              f"output_columns has {len(self.output_columns)}: {self.output_columns}")
