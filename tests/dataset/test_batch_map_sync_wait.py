@@ -23,7 +23,8 @@ def test_per_batch_map_gets_lists_and_batch_info():
         return [x * 2 for x in a], [x + 1 for x in b]
 
     out = epochs(source().batch(2, per_batch_map=double_add, input_columns=["a", "b"]), 2)
-    assert out[0] == out[1] == [{"a": [0, 2], "b": [1, 11], "c": [0, 100]}, {"a": [4, 6], "b": [21, 31], "c": [200, 300]},
+    assert out[0] == out[1] == [{"a": [0, 2], "b": [1, 11], "c": [0, 100]},
+                                {"a": [4, 6], "b": [21, 31], "c": [200, 300]},
                                 {"a": [8], "b": [41], "c": [400]}]  # MindSpore
     assert calls == [("list", "ndarray", k, e) for e in (0, 1) for k in (0, 1, 2)]  # MindSpore's (batch, epoch) numbers
 

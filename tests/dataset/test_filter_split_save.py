@@ -1,4 +1,5 @@
-"""``Dataset.filter``, ``Dataset.split`` and ``Dataset.save`` against MindSpore 2.10 (values observed on its CPU build)."""
+"""``Dataset.filter``, ``Dataset.split`` and ``Dataset.save`` against MindSpore 2.10 (values observed on its CPU
+build)."""
 import json
 
 import numpy as np
@@ -25,7 +26,8 @@ def test_filter():
     kept = numbers().filter(lambda x: x < 4, input_columns=["data"])
     assert rows(kept) == [0, 1, 2, 3] and kept.get_dataset_size() == 4  # MindSpore
     both = two_columns().filter(lambda a, b: a + b > 6)  # all columns by default
-    assert [(int(r["a"]), int(r["b"])) for r in both.create_dict_iterator(output_numpy=True)] == [(3, 6), (4, 8), (5, 10)]
+    pairs = [(int(r["a"]), int(r["b"])) for r in both.create_dict_iterator(output_numpy=True)]
+    assert pairs == [(3, 6), (4, 8), (5, 10)]  # MindSpore
     one = two_columns().filter(lambda b: b > 6, input_columns="b")
     assert one.get_col_names() == ["a", "b"] and rows(one, "a") == [4, 5]  # MindSpore
     assert rows(two_columns().filter(lambda a: 1 if a > 3 else 0, input_columns=["a"]), "a") == [4, 5]
