@@ -1,8 +1,10 @@
 """Data pipelines, as ``mindspore.dataset`` (``import mslab.dataset as ds``).
 
 Sources: :class:`GeneratorDataset`, :class:`NumpySlicesDataset`, :class:`MnistDataset`.
-Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, ``repeat``,
-``take``, ``skip``, ``project``, ``rename``, ``zip``, ``concat`` (also ``a + b``); ``ds.zip((a, b))``.
+Operations (each returns a new, lazy dataset): ``map``, ``filter``, ``shuffle``, ``batch`` (with a
+``per_batch_map``), ``repeat``, ``take``, ``skip``, ``project``, ``rename``, ``sync_wait``, ``zip``, ``concat``
+(also ``a + b``); ``ds.zip((a, b))``; ``split`` cuts a dataset into parts, ``save`` writes it to MindRecord.
+A column holds numpy arrays, or dicts (MindSpore's Python-object rows).
 Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
 Readers of data sets on disk (CIFAR, MNIST, image folders, VOC, COCO, MindRecord, text corpora) are in
 :mod:`mslab.dataset.readers`; samplers in :mod:`mslab.dataset.sources` and :mod:`mslab.dataset.samplers`.

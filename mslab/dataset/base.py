@@ -1,9 +1,10 @@
 """The dataset pipeline's base, as ``mindspore.dataset``'s Dataset: lazy operations over rows of numpy arrays.
 
 A dataset is a chain of nodes. A source (``GeneratorDataset``, ``NumpySlicesDataset``,
-``MnistDataset``) produces *rows*: tuples of numpy arrays, one per column. Each operation
-(``map``, ``shuffle``, ``batch``, ``repeat``, ``take``, ``skip``, ``project``, ``rename``) returns a
-new dataset that wraps the one before it; nothing runs until an iterator pulls rows through.
+``MnistDataset``) produces *rows*: tuples of numpy arrays (or dicts), one per column. Each operation
+(``map``, ``filter``, ``shuffle``, ``batch``, ``repeat``, ``take``, ``skip``, ``project``, ``rename``,
+``sync_wait``) returns a new dataset that wraps the one before it; nothing runs until an iterator pulls
+rows through.
 
     >>> import numpy as np, mslab.dataset as ds
     >>> data = ds.NumpySlicesDataset({"x": np.arange(10.0), "y": np.arange(10)}, shuffle=False)

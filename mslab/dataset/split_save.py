@@ -20,6 +20,7 @@ import numpy as np
 from mslab.core import log as logger
 from mslab.dataset import config
 from mslab.dataset.base import INFINITE, Dataset, _Run
+from mslab.dataset.distributed_sampler import DistributedSampler
 from mslab.mindrecord.writer import FileWriter
 
 
@@ -113,7 +114,8 @@ def split(dataset, sizes, randomize=True):
     _type_check(randomize, bool, "randomize")
     if _is_shuffled(dataset):
         logger.warning("Dataset is shuffled before split.")  # MindSpore's warning
-    if any(getattr(node, "shard", None) is not None for node in _nodes(dataset)):
+    if any(getattr(node, "shard", None) is not None or isinstance(getattr(node, "sampler", None), DistributedSampler)
+           for node in _nodes(dataset)):  # MindSpore's message
         raise RuntimeError("Dataset should not be sharded before split.")
     n = dataset.get_dataset_size()
     parts = absolute_sizes(sizes, None if n == INFINITE else n)

@@ -63,6 +63,14 @@ def test_split_randomize_is_one_order_for_every_part_and_epoch():
     assert sorted(rows(a) + rows(b)) == list(range(10))
 
 
+def test_split_of_a_sharded_dataset_raises():
+    with pytest.raises(RuntimeError, match="^Dataset should not be sharded before split.$"):  # MindSpore's message
+        ds.GeneratorDataset(list(range(10)), "data", num_shards=2, shard_id=0).split([2, 3])
+    sampler = ds.DistributedSampler(2, 0)
+    with pytest.raises(RuntimeError, match="^Dataset should not be sharded before split.$"):
+        ds.GeneratorDataset(list(range(10)), "data", sampler=sampler).split([2, 3])
+
+
 def test_split_of_a_generator_function():
     def gen():
         for i in range(6):
