@@ -262,6 +262,14 @@ class ShuffleDataset(Dataset, operation="shuffle"):
 
 
 class MapDataset(Dataset, operation="map"):
+    """``map``: ``operations`` applied in turn to ``input_columns`` of each row, giving ``output_columns``.
+
+    As many outputs as inputs replace the inputs where they stand (output i at input i's place); a
+    different number puts the outputs first and the other columns after them, in their order (as
+    MindSpore 2.10: columns a..g, map on ["f", "c"] to ["u", "v"] gives a, b, v, d, e, u, g; on ["c"] to
+    ["u", "v"] gives u, v, a, b, d, e, f, g).
+    """
+
     op_name = "map"
 
     def __init__(self, child, operations, input_columns, output_columns, column_order):
@@ -280,16 +288,18 @@ class MapDataset(Dataset, operation="map"):
             raise ValueError(f"map: input_columns {missing} not in the dataset's columns {names}")
         self.output_columns = _as_list(output_columns, "map: output_columns") or list(self.input_columns)
         self.column_order = _as_list(column_order, "map: column_order")
-        first = names.index(self.input_columns[0])
-        kept = [c for c in names if c not in self.input_columns]
-        before = [c for c in names[:first] if c in kept]
-        after = [c for c in kept if c not in before]
-        self._out_names = before + self.output_columns + after
+        # MindSpore 2.10's layout (observed): as many outputs as inputs take the inputs' places, in order;
+        # otherwise the outputs come first and the other columns follow in their order
+        if len(self.output_columns) == len(self.input_columns):
+            self._layout = [(True, self.input_columns.index(c)) if c in self.input_columns else (False, names.index(c))
+                            for c in names]
+        else:
+            self._layout = [(True, i) for i in range(len(self.output_columns))] + \
+                [(False, names.index(c)) for c in names if c not in self.input_columns]
+        self._out_names = [self.output_columns[i] if made else names[i] for made, i in self._layout]
         if len(set(self._out_names)) != len(self._out_names):
             raise ValueError(f"map: the output columns would repeat a name: {self._out_names}")
         self._in_idx = [names.index(c) for c in self.input_columns]
-        self._keep_before = [names.index(c) for c in before]
-        self._keep_after = [names.index(c) for c in after]
         if self.column_order is not None:
             bad = [c for c in self.column_order if c not in self._out_names]
             if bad:
@@ -313,7 +323,7 @@ class MapDataset(Dataset, operation="map"):
         except TypeError as e:  # MindSpore's message, then mslab's detail
             raise RuntimeError(f"map operation: [PyFunc] failed. Failed to create tensor from numpy array, data type "
                                f"is unknown. (row {index}: {e})") from None
-        return tuple(row[i] for i in self._keep_before) + made + tuple(row[i] for i in self._keep_after)
+        return tuple(made[i] if is_made else row[i] for is_made, i in self._layout)
 
     def _rows(self, run):
         order = None if self.column_order is None else [self._out_names.index(c) for c in self.column_order]
