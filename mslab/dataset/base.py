@@ -25,6 +25,7 @@ import numpy as np
 
 from mslab.core.tensor import Tensor
 from mslab.dataset import config
+from mslab.dataset.column_map import ColumnMap
 
 INFINITE = -1
 
@@ -178,6 +179,13 @@ class Dataset(metaclass=MindSporeClassPath):
 
     def _columns(self):
         return self.children[0]._columns()
+
+    def _column_map(self):
+        """MindSpore's column-name map of this node (:mod:`mslab.dataset.column_map`): a source's holds its columns
+        in order; most operations copy their child's."""
+        if not self.children:
+            return ColumnMap(self.get_col_names())
+        return self.children[0]._column_map().copy()
 
     # ---- pipeline operations -------------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,

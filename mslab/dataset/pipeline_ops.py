@@ -5,12 +5,12 @@
 ``Dataset``'s methods (in ``engine``) create them; nothing runs until an iterator pulls rows.
 """
 import itertools
-import warnings
 
 import numpy as np
 
 from mslab.core import log as logger
 from mslab.dataset.base import INFINITE, Dataset, MindSporeClassPath, _as_list, _count, _Run, _to_numpy
+from mslab.dataset.column_map import ColumnMap
 
 
 class BatchInfo(metaclass=MindSporeClassPath):
@@ -52,9 +52,9 @@ class BatchDataset(Dataset, operation="batch"):
     :class:`BatchInfo`, and returns one list (or array) of rows per output column; each is stacked.
     When the outputs are as many as the inputs, output i takes the place of input i (named by
     ``output_columns``, or keeping the input's name). When their number differs, the outputs come first
-    and the other columns follow. MindSpore orders those other columns by its C++ hash map of column
-    names (observed: columns a, b, c, d with input a and two outputs give x, y, c, b, d); mslab keeps them
-    in the dataset's order and warns when there are two or more, so read them by name (dict iterators).
+    and the other columns follow in the order MindSpore's C++ map of column names iterates them, which
+    :mod:`mslab.dataset.column_map` replays (observed: columns a, b, c, d with input a and two outputs x, y
+    give x, y, c, b, d).
     """
 
     op_name = "batch"
@@ -85,12 +85,20 @@ class BatchDataset(Dataset, operation="batch"):
         if len(self.output_columns) == len(self.input_columns):
             rename = dict(zip(self.input_columns, self.output_columns))
             return [rename.get(c, c) for c in names]
-        rest = [c for c in names if c not in self.input_columns]
-        if len(rest) > 1:
-            warnings.warn(f"batch: per_batch_map turns {len(self.input_columns)} column(s) into "
-                          f"{len(self.output_columns)}; the other columns {rest} follow in the dataset's order, "
-                          f"where MindSpore orders them by a C++ hash map: read them by name", stacklevel=3)
-        return list(self.output_columns) + rest
+        child_map = self.children[0]._column_map().names()
+        return list(self.output_columns) + [c for c in child_map if c not in self.input_columns]
+
+    def _column_map(self):  # MindSpore's BatchOp (observed): see mslab.dataset.column_map
+        child = self.children[0]._column_map()
+        if self.per_batch_map is None:
+            return child
+        if len(self.output_columns) != len(self.input_columns):
+            return ColumnMap(self._names)
+        for old, new in zip(self.input_columns, self.output_columns):
+            if old != new:  # a renamed input's entry replaced; a kept name stays where it is
+                child.erase(old)
+                child.insert(new)
+        return child
 
     def _rows(self, run):
         names = self.children[0].get_col_names()
@@ -334,6 +342,17 @@ class MapDataset(Dataset, operation="map"):
     def _columns(self):
         return list(self.column_order or self._out_names)
 
+    def _column_map(self):  # MindSpore's MapOp (observed): see mslab.dataset.column_map
+        if self.column_order is not None:  # MindSpore 1.x's column_order: a projection
+            return ColumnMap(self.column_order)
+        child = self.children[0]._column_map()
+        if len(self.output_columns) != len(self.input_columns):  # a new map: the outputs, then the rest
+            return ColumnMap(self.output_columns + [c for c in child.names() if c not in self.input_columns])
+        for old, new in zip(self.input_columns, self.output_columns):  # each input's entry replaced
+            child.erase(old)
+            child.insert(new)
+        return child
+
 
 class RepeatDataset(Dataset, operation="repeat"):
     op_name = "repeat"
@@ -419,6 +438,9 @@ class ProjectDataset(Dataset, operation="project"):
     def _columns(self):
         return list(self.columns)
 
+    def _column_map(self):  # MindSpore's: a new map of the kept columns, in their new order (observed)
+        return ColumnMap(self.columns)
+
 
 class RenameDataset(Dataset, operation="rename"):
     op_name = "rename"
@@ -433,10 +455,13 @@ class RenameDataset(Dataset, operation="rename"):
         missing = [c for c in inp if c not in names]
         if missing:
             raise ValueError(f"rename: no column(s) {missing}; the columns are {names}")
-        mapping = dict(zip(inp, out))
+        self._mapping = mapping = dict(zip(inp, out))
         self._names = [mapping.get(c, c) for c in names]
         if len(set(self._names)) != len(self._names):
             raise ValueError(f"rename: the new names would repeat a column: {self._names}")
 
     def _columns(self):
         return list(self._names)
+
+    def _column_map(self):  # MindSpore's: a new map, filled in the child's map order with the new names (observed)
+        return ColumnMap([self._mapping.get(c, c) for c in self.children[0]._column_map().names()])
