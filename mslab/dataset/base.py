@@ -361,6 +361,9 @@ class Dataset(metaclass=MindSporeClassPath):
         return "<" + " <- ".join(names) + ">"
 
 
+_LONG_LONG = {"l": np.longlong, "L": np.ulonglong} if np.dtype("l").itemsize == 8 else {}
+
+
 class Iterator:
     """Rows of a dataset, epoch after epoch, as MindSpore's dict/tuple iterators.
 
@@ -420,8 +423,10 @@ class Iterator:
             return _convert_python(a, self._output_numpy, self._do_copy)
         if self._do_copy:
             a = np.array(a)
+        if self._output_numpy:  # MindSpore's 64-bit integers come as C long long: numpy prints "dtype=int64"
+            return a.view(_LONG_LONG[a.dtype.char]) if a.dtype.char in _LONG_LONG else a
         # text stays a numpy array, as in MindSpore (a Tensor holds numbers)
-        return a if self._output_numpy or a.dtype.kind in "USO" else Tensor(a)
+        return a if a.dtype.kind in "USO" else Tensor(a)
 
     def stop(self):
         """End the iterator: further ``next`` calls raise StopIteration."""

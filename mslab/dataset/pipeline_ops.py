@@ -49,7 +49,8 @@ class BatchDataset(Dataset, operation="batch"):
     """``batch``: rows stacked into batches, optionally through a ``per_batch_map``, as MindSpore 2.10.
 
     With ``per_batch_map``, the function gets one list per input column (that column's rows) and the
-    :class:`BatchInfo`, and returns one list (or array) of rows per output column; each is stacked.
+    :class:`BatchInfo`, and returns one list (or array) of rows per output column; each is stacked
+    (a dict it returns is the column's value as it is; a list of dicts becomes one dict of lists).
     When the outputs are as many as the inputs, output i takes the place of input i (named by
     ``output_columns``, or keeping the input's name). When their number differs, the outputs come first
     and the other columns follow in the order MindSpore's C++ map of column names iterates them, which
@@ -127,7 +128,12 @@ class BatchDataset(Dataset, operation="batch"):
                                f"should be {len(self.output_columns)} , but got: {len(out)}")
         made = {}
         for k, (name, column) in enumerate(zip(self.output_columns, out)):
-            made[name] = self._stack_column([_to_numpy(v) for v in column], k, name)
+            if isinstance(column, dict):  # a dict is the batch's value as it is (observed on MindSpore 2.10)
+                made[name] = column
+            elif isinstance(column, (list, tuple)) and column and isinstance(column[0], dict):
+                made[name] = {key: [v[key] for v in column] for key in column[0]}  # dicts: one list per key
+            else:
+                made[name] = self._stack_column([_to_numpy(v) for v in column], k, name)
         kept = {c: self._stack_column([r[idx[c]] for r in rows], idx[c], c) for c in names
                 if c not in self.input_columns}
         if len(self.output_columns) == len(self.input_columns):

@@ -113,3 +113,53 @@ def test_dict_rows_through_repeat_skip_and_numpy_slices():
     slices = ds.NumpySlicesDataset([{"a": 1}, {"a": 2}], shuffle=False)
     assert [repr(r) for r in slices.create_dict_iterator(output_numpy=True)] == \
         ["{'column_0': {'a': array(1)}}", "{'column_0': {'a': array(2)}}"]  # MindSpore
+
+
+def keyed():
+    for i in range(4):
+        yield {"k": i, "v": np.array([i, i])}, np.array(i)
+
+
+def test_per_batch_map_with_dicts():
+    def wrap(col1, col2, info):
+        return {"orig": col1, "idx": np.arange(len(col1))}, {"n": col2}
+
+    data = ds.GeneratorDataset(keyed, ["col1", "col2"]).batch(2, per_batch_map=wrap, input_columns=["col1", "col2"])
+    first = next(data.create_dict_iterator(num_epochs=1, output_numpy=True))
+    # MindSpore: a dict returned for a column is the batch's value as it is
+    assert repr(first) == ("{'col1': {'orig': [{'k': array(0), 'v': array([0, 0])}, "
+                           "{'k': array(1), 'v': array([1, 1])}], 'idx': array([0, 1])}, "
+                           "'col2': {'n': [array(0), array(1)]}}")
+
+    def tens(col1, info):
+        return ([{"s": c["k"] * 10} for c in col1],)
+
+    data = ds.GeneratorDataset(keyed, ["col1", "col2"]).batch(2, per_batch_map=tens, input_columns=["col1"])
+    rows = [repr(r) for r in data.create_dict_iterator(num_epochs=1, output_numpy=True)]
+    assert rows == ["{'col1': {'s': [array(0), array(10)]}, 'col2': array([0, 1], dtype=int64)}",
+                    "{'col1': {'s': [array(20), array(30)]}, 'col2': array([2, 3], dtype=int64)}"]  # MindSpore
+
+
+def test_tutorial_nested_dict_then_batch():
+    def my_generator():
+        for i in range(5):
+            yield {"nested_dict": {"powers": np.power(i, [1, 2, 3])}}, i
+
+    data = ds.GeneratorDataset(source=my_generator, column_names=["col1", "col2"])
+    data = data.map(operations=lambda col1: col1["nested_dict"], input_columns=["col1"])
+    before = [str(d) for d in data.create_dict_iterator(num_epochs=1)]
+    assert before[3] == ("{'col1': {'powers': Tensor(shape=[3], dtype=Int64, value= [ 3,  9, 27])}, "
+                         "'col2': Tensor(shape=[], dtype=Int64, value= 3)}")  # MindSpore
+    after = [str(d) for d in data.batch(batch_size=5).create_dict_iterator(num_epochs=1)]
+    assert after == ["{'col1': {'powers': Tensor(shape=[5, 3], dtype=Int64, value=\n[[ 0,  0,  0],\n [ 1,  1,  1],\n"
+                     " [ 2,  4,  8],\n [ 3,  9, 27],\n [ 4, 16, 64]])}, 'col2': Tensor(shape=[5], dtype=Int64, "
+                     "value= [0, 1, 2, 3, 4])}"]  # MindSpore
+
+
+def test_numpy_columns_print_as_mindsporess():
+    data = ds.NumpySlicesDataset({"a": np.arange(2), "b": np.arange(2, dtype=np.uint64), "f": np.arange(2.0)},
+                                 shuffle=False)
+    row = next(data.create_dict_iterator(output_numpy=True))
+    # MindSpore 2.10: {'a': array(0, dtype=int64), 'b': array(0, dtype=uint64), 'f': array(0.)}
+    assert repr(row) == "{'a': array(0, dtype=int64), 'b': array(0, dtype=uint64), 'f': array(0.)}"
+    assert row["a"].dtype == np.int64
