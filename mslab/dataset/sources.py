@@ -74,8 +74,9 @@ class Sampler(metaclass=MindSporeClassPath):
         return sampler_rules.through_child(self, child, n, rng, dataset)
 
     def _count(self, n, dataset=None):
-        """The indices one pass gives, counted on a copy (MindSpore too counts a user sampler on a deep copy)."""
-        return len(copy.deepcopy(self)._indices(n, np.random.default_rng(0), dataset))
+        """The indices one pass gives (a user-defined sampler's counted on a deep copy of it, as MindSpore counts)."""
+        sampler = copy.deepcopy(self) if type(self)._all is Sampler._all else self
+        return len(sampler._indices(n, np.random.default_rng(0), dataset))
 
 
 class SequentialSampler(Sampler):
