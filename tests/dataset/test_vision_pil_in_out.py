@@ -67,3 +67,17 @@ def test_pillow_pixels_are_mindsporess():
 
 
 PIL_RESIZED = [[62, 91, 122, 151], [150, 90, 121, 150], [147, 85, 116, 145]]  # MindSpore 2.10 (observed)
+
+
+def test_compose_on_the_python_path_returns_a_tuple():
+    import mslab.dataset.transforms as T
+
+    pil = Image.fromarray(ARR)
+    out = T.Compose([vision.Resize((6, 5)), vision.CenterCrop(4)])(pil)
+    assert isinstance(out, tuple) and len(out) == 1 and out[0].size == (4, 4)  # MindSpore: (<PIL image 4x4>,)
+    out = T.Compose([vision.Resize((6, 5)), vision.CenterCrop(4)])(ARR)
+    assert isinstance(out, np.ndarray) and out.shape == (4, 4, 3)  # MindSpore: the array itself
+    out = T.Compose([vision.ToPIL(), vision.Resize((6, 5)), vision.ToTensor()])(ARR)
+    assert isinstance(out, tuple) and out[0].shape == (3, 6, 5)  # MindSpore: ToPIL is Python only: a tuple
+    assert isinstance(T.RandomApply([vision.Resize((6, 5))], prob=1.0)(pil), Image.Image)  # MindSpore: an Image
+    assert isinstance(T.RandomChoice([vision.Resize((6, 5))])(pil), Image.Image)  # MindSpore: an Image

@@ -58,6 +58,7 @@ class Decode(ImageTransform):
 
     def __init__(self, to_pil=False):
         self.to_pil = to_pil
+        self.python_only = bool(to_pil)  # MindSpore decodes to Pillow in Python
 
     def apply(self, img):
         if img.dtype.kind == "S" and img.size == 1:
@@ -71,6 +72,8 @@ class Decode(ImageTransform):
 
 class ToPIL(ImageTransform):
     """A numpy image (height x width [x channels], uint8) as a Pillow image."""
+
+    python_only = True
 
     def apply(self, img):
         from PIL import Image  # optional dependency

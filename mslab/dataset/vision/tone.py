@@ -201,6 +201,8 @@ class Grayscale(ImageTransform):
     ``ToPIL()`` first for a numpy image). The grey level is Pillow's ``(299 R + 587 G + 114 B) / 1000``.
     """
 
+    python_only = True
+
     def __init__(self, num_output_channels=1):
         if num_output_channels not in (1, 3):  # MindSpore's message
             raise ValueError(f"Number of channels of the output grayscale imageshould be either 1 or 3. "
@@ -222,6 +224,8 @@ class RandomErasing(RandomTransform):
     from ``ratio``; up to ``max_attempts`` draws look for one that fits. ``value`` fills it: a number,
     one per channel, or "random" (normal noise). Use it after ``ToTensor`` or ``HWC2CHW``.
     """
+
+    python_only = True
 
     def apply_pil(self, img):  # MindSpore's message: RandomErasing takes arrays only
         raise TypeError(f"img should be NumPy array. Got {type(img)}.")

@@ -18,13 +18,8 @@ import functools
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.dataset.transforms.transforms import Transform
+from mslab.dataset.transforms.transforms import Transform, is_pil
 from mslab.dataset.vision.utils import Inter
-
-
-def is_pil(img):
-    """Whether ``img`` is a Pillow image (checked without importing Pillow, an optional dependency)."""
-    return any(c.__module__ == "PIL.Image" and c.__name__ == "Image" for c in type(img).__mro__)
 
 
 def to_pil(array):
@@ -45,6 +40,7 @@ class ImageTransform(Transform):
     """
 
     keeps_pil = False  # True: a Pillow image comes back as a Pillow image, as in MindSpore
+    python_only = False  # True: MindSpore has only a Python version (a Compose of it returns a tuple)
 
     def __call__(self, *images):
         if len(images) != 1:
