@@ -140,9 +140,9 @@ class MindSporeClassPath(type):
     ``<class 'mindspore.dataset.engine.datasets_vision.MnistDataset'>``. mslab's class lives in a file laid out
     for reading (``__module__`` stays that file, so pickle and ``inspect.getsource`` keep working), and is
     also exported at MindSpore's path by :mod:`mslab.dataset.engine`, which records that path on the class
-    (``_mindspore_home``; a subclass of the user's has none). When ``mindspore`` is mslab (the
-    MindSpore-named kernel or ``python -m mslab run``), that path imports this very class, so the class prints
-    as MindSpore's; otherwise it prints as Python prints any class.
+    (``_mindspore_home``; a subclass of the user's has none). When ``sys.modules["mindspore"]`` is mslab (the
+    import alias that lets ``import mindspore`` load mslab), that path imports this very class, so the class
+    prints as MindSpore's; otherwise it prints as Python prints any class.
     """
 
     def __repr__(cls):

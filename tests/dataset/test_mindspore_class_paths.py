@@ -16,7 +16,7 @@ import mslab.dataset as ds
 def test_paths_under_the_mindspore_name(monkeypatch):
     mnist = ds.MnistDataset(ds.digits_path(), usage="test")
     assert repr(type(mnist)) == "<class 'mslab.dataset.sources.MnistDataset'>"  # as Python prints it
-    monkeypatch.setitem(sys.modules, "mindspore", mslab)  # what the MindSpore-named kernel does
+    monkeypatch.setitem(sys.modules, "mindspore", mslab)  # the import alias: `import mindspore` loads mslab
     assert repr(type(mnist)) == "<class 'mindspore.dataset.engine.datasets_vision.MnistDataset'>"
     assert repr(type(mnist.batch(2))) == "<class 'mindspore.dataset.engine.datasets.BatchDataset'>"
     assert repr(type(mnist.map(lambda x: x, input_columns="label"))) == \
