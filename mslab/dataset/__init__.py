@@ -1,8 +1,10 @@
 """Data pipelines, as ``mindspore.dataset`` (``import mslab.dataset as ds``).
 
 Sources: :class:`GeneratorDataset`, :class:`NumpySlicesDataset`, :class:`MnistDataset`.
-Operations (each returns a new, lazy dataset): ``map``, ``shuffle``, ``batch``, ``repeat``,
-``take``, ``skip``, ``project``, ``rename``, ``zip``, ``concat`` (also ``a + b``); ``ds.zip((a, b))``.
+Operations (each returns a new, lazy dataset): ``map``, ``filter``, ``shuffle``, ``batch`` (with a
+``per_batch_map``), ``repeat``, ``take``, ``skip``, ``project``, ``rename``, ``sync_wait``, ``zip``, ``concat``
+(also ``a + b``); ``ds.zip((a, b))``; ``split`` cuts a dataset into parts, ``save`` writes it to MindRecord.
+A column holds numpy arrays, or dicts (MindSpore's Python-object rows).
 Reading: ``create_dict_iterator``, ``create_tuple_iterator``, or a plain ``for`` loop (lists of Tensors).
 Readers of data sets on disk (CIFAR, MNIST, image folders, VOC, COCO, MindRecord, text corpora) are in
 :mod:`mslab.dataset.readers`; samplers in :mod:`mslab.dataset.sources` and :mod:`mslab.dataset.samplers`.
@@ -12,11 +14,12 @@ import path of the same names.
 :func:`digits_path` is the folder of a small real handwritten-digits dataset in MNIST format.
 """
 from mslab.core import missing_names as _missing_names
-from mslab.dataset import combine_ops, config, engine, pipeline_ops, transforms, vision
+from mslab.dataset import combine_ops, config, engine, pipeline_ops, split_save, transforms, vision
 from mslab.dataset.base import Dataset, Iterator
 from mslab.dataset.cache import DatasetCache
 from mslab.dataset.combine_ops import zip
 from mslab.dataset.distributed_sampler import DistributedSampler
+from mslab.dataset.pipeline_ops import BatchInfo
 from mslab.dataset.readers import (
     AGNewsDataset,
     AmazonReviewDataset,
@@ -68,4 +71,4 @@ __all__ = ["GeneratorDataset", "NumpySlicesDataset", "MnistDataset", "Dataset", 
            "DBpediaDataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset", "YahooAnswersDataset",
            "IterSampler", "audio", "CocoDataset", "LJSpeechDataset",
            "YesNoDataset", "CoNLL2000Dataset", "UDPOSDataset",
-           "SpeechCommandsDataset"]
+           "SpeechCommandsDataset", "BatchInfo"]

@@ -1,9 +1,10 @@
 """The dataset pipeline's base, as ``mindspore.dataset``'s Dataset: lazy operations over rows of numpy arrays.
 
 A dataset is a chain of nodes. A source (``GeneratorDataset``, ``NumpySlicesDataset``,
-``MnistDataset``) produces *rows*: tuples of numpy arrays, one per column. Each operation
-(``map``, ``shuffle``, ``batch``, ``repeat``, ``take``, ``skip``, ``project``, ``rename``) returns a
-new dataset that wraps the one before it; nothing runs until an iterator pulls rows through.
+``MnistDataset``) produces *rows*: tuples of numpy arrays (or dicts), one per column. Each operation
+(``map``, ``filter``, ``shuffle``, ``batch``, ``repeat``, ``take``, ``skip``, ``project``, ``rename``,
+``sync_wait``) returns a new dataset that wraps the one before it; nothing runs until an iterator pulls
+rows through.
 
     >>> import numpy as np, mslab.dataset as ds
     >>> data = ds.NumpySlicesDataset({"x": np.arange(10.0), "y": np.arange(10)}, shuffle=False)
@@ -17,10 +18,14 @@ An iterator runs one or more *epochs* (passes). Each epoch restarts the pipeline
 the shuffles draw new orders per epoch from a seed the iterator takes when it is created
 (see :mod:`mslab.dataset.config`). Iterating a dataset directly yields lists of Tensors, one epoch.
 """
+import copy
+import sys
+
 import numpy as np
 
 from mslab.core.tensor import Tensor
 from mslab.dataset import config
+from mslab.dataset.column_map import ColumnMap
 
 INFINITE = -1
 
@@ -35,6 +40,7 @@ class _Run:
 
     def __init__(self, dataset, seed=None):
         self.seed = config.launch_seed() if seed is None else seed
+        self.epoch = 0  # the iterator's epoch (BatchInfo.get_epoch_num)
         self._position = {}
         self._passes = {}
         stack = [dataset]
@@ -53,20 +59,49 @@ class _Run:
 
 
 def _to_numpy(value):
-    if isinstance(value, np.ndarray):
+    """One column value as the pipeline holds it: a numpy array, or a dict kept as the Python object it is.
+
+    MindSpore keeps a dict column as a Python object (its values untouched until an iterator converts them);
+    any other value must become a numeric or text array (an ``object`` array raises, as in MindSpore).
+    """
+    if isinstance(value, (np.ndarray, dict)):
         return value
     if isinstance(value, Tensor):
         return value.asnumpy()
-    if isinstance(value, dict):
-        raise TypeError("a row must be a tuple of arrays, not a dict")
-    return np.asarray(value)
+    array = np.asarray(value)
+    if array.dtype == object:
+        raise TypeError(f"the value {type(value).__name__} {value!r:.60} is not a number, string or array "
+                        f"(a dict is kept as it is; other Python objects only inside a dict)")
+    return array
 
 
 def to_row(item):
-    """A row as a tuple of numpy arrays: a tuple/list gives one column per item, anything else one column."""
-    if isinstance(item, (tuple, list)):
-        return tuple(_to_numpy(v) for v in item)
-    return (_to_numpy(item),)
+    """A row as a tuple of column values: a tuple/list gives one column per item, anything else (a dict too) one.
+
+    Values become numpy arrays; dicts stay Python dicts (MindSpore's ``python_objects`` rows).
+    """
+    items = tuple(item) if isinstance(item, (tuple, list)) else (item,)
+    row = []
+    for k, v in enumerate(items, 1):
+        try:
+            row.append(_to_numpy(v))
+        except TypeError:  # MindSpore's message (its count starts at 1)
+            raise TypeError(f"Data type of {k}th item of the input or its converted Numpy array is expected to be "
+                            f"int or float or str, but got object.") from None
+    return tuple(row)
+
+
+def _convert_python(value, to_numpy, do_copy):
+    """A dict column's value as an iterator gives it: numbers and arrays become numpy arrays (or Tensors), dicts,
+    lists and tuples are converted inside, other objects come as they are (MindSpore's ``__convert_python``)."""
+    if isinstance(value, (bool, int, float, str, bytes, np.ndarray, np.generic)):
+        array = np.array(value, copy=True) if do_copy or not isinstance(value, np.ndarray) else value
+        return array if to_numpy or array.dtype.kind in "US" else Tensor(array)
+    if isinstance(value, dict):
+        return {k: _convert_python(v, to_numpy, do_copy) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_convert_python(v, to_numpy, do_copy) for v in value)
+    return copy.deepcopy(value) if do_copy else value
 
 
 def _as_list(columns, what):
@@ -92,7 +127,32 @@ def _count(value, what, allow_infinite=False):
     return value
 
 
-class Dataset:
+def running_as_mindspore():
+    """Whether this session imports mslab under MindSpore's name (``sys.modules["mindspore"]`` is mslab)."""
+    alias = sys.modules.get("mindspore")
+    return alias is not None and (alias is sys.modules.get("mslab") or getattr(alias, "__name__", None) == "mslab")
+
+
+class MindSporeClassPath(type):
+    """Prints a dataset or sampler class at MindSpore's module path when mslab runs as ``mindspore``.
+
+    MindSpore 2.10 prints ``type(ds.MnistDataset(...))`` as
+    ``<class 'mindspore.dataset.engine.datasets_vision.MnistDataset'>``. mslab's class lives in a file laid out
+    for reading (``__module__`` stays that file, so pickle and ``inspect.getsource`` keep working), and is
+    also exported at MindSpore's path by :mod:`mslab.dataset.engine`, which records that path on the class
+    (``_mindspore_home``; a subclass of the user's has none). When ``sys.modules["mindspore"]`` is mslab (the
+    import alias that lets ``import mindspore`` load mslab), that path imports this very class, so the class
+    prints as MindSpore's; otherwise it prints as Python prints any class.
+    """
+
+    def __repr__(cls):
+        home = vars(cls).get("_mindspore_home")  # set by mslab.dataset.engine for the classes it exports
+        if home is not None and running_as_mindspore():
+            return f"<class '{home}.{cls.__qualname__}'>"
+        return super().__repr__()
+
+
+class Dataset(metaclass=MindSporeClassPath):
     """Base of every dataset node. Subclasses give ``_rows(run)``, ``_size()`` and ``_columns()``."""
 
     op_name = "Dataset"
@@ -120,16 +180,81 @@ class Dataset:
     def _columns(self):
         return self.children[0]._columns()
 
+    def _column_map(self):
+        """MindSpore's column-name map of this node (:mod:`mslab.dataset.column_map`): a source's holds its columns
+        in order; most operations copy their child's."""
+        if not self.children:
+            return ColumnMap(self.get_col_names())
+        return self.children[0]._column_map().copy()
+
     # ---- pipeline operations -------------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, per_batch_map=None,
               input_columns=None, output_columns=None, **kwargs):
-        """Stack ``batch_size`` consecutive rows into one (each column gains a leading axis)."""
-        if per_batch_map is not None or kwargs.get("pad_info"):
-            raise NotImplementedError("batch: per_batch_map and pad_info are not supported by mslab")
-        return self._operations["batch"](self, batch_size, drop_remainder)
+        """Stack ``batch_size`` consecutive rows into one (each column gains a leading axis).
+
+        ``batch_size`` may be a callable taking a :class:`BatchInfo` (the size of each batch in turn).
+        ``per_batch_map(col_1, ..., col_k, batch_info)`` gets, for each of ``input_columns`` (default: all),
+        the list of that column's rows, and returns a tuple of lists (one per ``output_columns``), which are
+        stacked; see :class:`mslab.dataset.pipeline_ops.BatchDataset`.
+        """
+        if kwargs.get("pad_info"):
+            raise NotImplementedError("batch: pad_info is not supported by mslab")
+        return self._operations["batch"](self, batch_size, drop_remainder, per_batch_map, input_columns,
+                                         output_columns)
+
+    def filter(self, predicate, input_columns=None, num_parallel_workers=None):
+        """Keep the rows for which ``predicate(*columns)`` is true (``input_columns``: which columns it gets; all
+        by default)."""
+        return self._operations["filter"](self, predicate, input_columns)
+
+    def split(self, sizes, randomize=True):
+        """Split into non-overlapping datasets of ``sizes`` rows (ints summing to the size, or fractions summing
+        to 1); ``randomize``: rows drawn in one random order, the same every epoch. See
+        :mod:`mslab.dataset.split_save`."""
+        return self._operations["split"](self, sizes, randomize)
+
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Write every row of one pass to the MindRecord file ``file_name`` (read it back with ``MindDataset``)."""
+        return self._operations["save"](self, file_name, num_files, file_type)
+
+    def sync_wait(self, condition_name, num_batch=1, callback=None):
+        """Let ``num_batch`` batches through, then wait for ``sync_update(condition_name)`` before the next ones
+        (which calls ``callback(data)``); see :class:`mslab.dataset.pipeline_ops.SyncWaitDataset`."""
+        return self._operations["sync_wait"](self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None):
+        """Release ``num_batch`` more batches (default: the ``sync_wait``'s) at ``condition_name`` and call its
+        callback with ``data``."""
+        if (not isinstance(num_batch, int) and num_batch is not None) or \
+                (isinstance(num_batch, int) and num_batch <= 0):  # MindSpore's checks and messages
+            self._disable_sync()
+            raise RuntimeError(f"Sync_update batch size can only be positive integer, got: {num_batch}.")
+        notifiers = self._sync_notifiers()
+        if not isinstance(condition_name, str):
+            raise TypeError(f"Argument condition_name with value {condition_name} is not of type str, "
+                            f"but got {type(condition_name)}.")
+        if condition_name not in notifiers:
+            self._disable_sync()
+            raise RuntimeError("Condition name not found.")
+        if num_batch is not None:
+            num_batch *= self.get_batch_size()
+        notifiers[condition_name].release(num_batch, data)
+
+    def _sync_notifiers(self):
+        """``{condition name: SyncWaitDataset}`` below this node."""
+        found = {}
+        for child in self.children:
+            found.update(child._sync_notifiers())
+        return found
+
+    def _disable_sync(self):
+        for node in self._sync_notifiers().values():
+            node.disabled = True
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (a full shuffle when it holds them all)."""
+        if self._sync_notifiers():  # MindSpore's check and message
+            raise RuntimeError("No shuffle after sync operators.")
         return self._operations["shuffle"](self, buffer_size)
 
     def map(self, operations=None, input_columns=None, output_columns=None, column_order=None,
@@ -206,12 +331,12 @@ class Dataset:
         return row
 
     def output_shapes(self):
-        """The shape of each column in the first row."""
-        return [list(a.shape) for a in self._first_row()]
+        """The shape of each column in the first row (a dict column: [0], as MindSpore 2.10 prints it)."""
+        return [list(a.shape) if isinstance(a, np.ndarray) else [0] for a in self._first_row()]
 
     def output_types(self):
-        """The numpy dtype of each column in the first row."""
-        return [a.dtype for a in self._first_row()]
+        """The numpy dtype of each column in the first row (a dict column: ``object``)."""
+        return [a.dtype if isinstance(a, np.ndarray) else np.dtype(object) for a in self._first_row()]
 
     # ---- iterators -----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=True):
@@ -234,6 +359,9 @@ class Dataset:
                 break
             node = node.children[0]
         return "<" + " <- ".join(names) + ">"
+
+
+_LONG_LONG = {"l": np.longlong, "L": np.ulonglong} if np.dtype("l").itemsize == 8 else {}
 
 
 class Iterator:
@@ -270,6 +398,7 @@ class Iterator:
         if self._rows is None:
             if self._epochs_left == 0:
                 raise StopIteration
+            self._run.epoch = self.epoch
             self._rows = iter(self.dataset._rows(self._run))
         try:
             row = next(self._rows)
@@ -282,15 +411,22 @@ class Iterator:
         return self._format(row)
 
     def _format(self, row):
-        if self._do_copy:
-            row = tuple(np.array(a) for a in row)
-        if not self._output_numpy:  # text stays a numpy array, as in MindSpore (a Tensor holds numbers)
-            row = tuple(a if a.dtype.kind in "USO" else Tensor(a) for a in row)
+        row = tuple(self._convert(a) for a in row)
         if self._as_dict:
             return dict(zip(self._names, row))
         if self._pick is not None:
             return [row[i] for i in self._pick]
         return list(row)
+
+    def _convert(self, a):
+        if not isinstance(a, np.ndarray):  # a dict column
+            return _convert_python(a, self._output_numpy, self._do_copy)
+        if self._do_copy:
+            a = np.array(a)
+        if self._output_numpy:  # MindSpore's 64-bit integers come as C long long: numpy prints "dtype=int64"
+            return a.view(_LONG_LONG[a.dtype.char]) if a.dtype.char in _LONG_LONG else a
+        # text stays a numpy array, as in MindSpore (a Tensor holds numbers)
+        return a if a.dtype.kind in "USO" else Tensor(a)
 
     def stop(self):
         """End the iterator: further ``next`` calls raise StopIteration."""

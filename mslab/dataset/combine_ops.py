@@ -6,6 +6,7 @@
 Sizes as MindSpore 2.10 (observed on CPU): zip has the size of the shortest dataset; concat the sum.
 """
 from mslab.dataset.base import INFINITE, Dataset
+from mslab.dataset.column_map import ColumnMap
 
 
 class ZipDataset(Dataset, operation="zip"):
@@ -41,6 +42,9 @@ class ZipDataset(Dataset, operation="zip"):
 
     def _columns(self):
         return list(self._names)
+
+    def _column_map(self):  # MindSpore's: the children's maps, one after the other, into a new map (observed)
+        return ColumnMap([name for d in self.children for name in d._column_map().names()])
 
 
 class ConcatDataset(Dataset, operation="concat"):

@@ -1,5 +1,6 @@
 """Samplers that weigh rows or balance classes (``WeightedRandomSampler``, ``PKSampler``) or come from Python
-(``IterSampler``).
+(``IterSampler``); subclasses of ``Sampler`` with ``__iter__`` and child samplers follow
+:mod:`mslab.dataset.sampler_rules`.
 
 Like every sampler they pick the indices of a random-access source for one pass (see
 :mod:`mslab.dataset.sources`), drawing from the dataset random generator, so ``mslab.set_seed``
@@ -113,7 +114,7 @@ class PKSampler(Sampler):
             classes.setdefault(label, []).append(i)
         return classes
 
-    def _indices(self, n, rng, dataset=None):
+    def _own(self, n, rng, dataset=None):
         classes = self._classes(n, dataset)
         order = sorted(classes)
         if self.shuffle:
@@ -135,3 +136,4 @@ class IterSampler(Sampler):
 
     def _all(self, n, rng):
         return [int(i) for i in self.sampler]
+

@@ -9,36 +9,76 @@ MindSpore does. Counting reads every row, as MindSpore counts them (a finite gen
 rows has its size); after ``COUNTING_NOTICE_ROWS`` rows a warning says that counting goes on, so a
 source that never ends is not a silent hang: interrupt it and give ``num_samples``.
 """
+import copy
 import os
 import warnings
 
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.dataset.base import Dataset, _as_list, _Run, to_row
+from mslab.dataset import sampler_rules
+from mslab.dataset.base import Dataset, MindSporeClassPath, _as_list, _Run, to_row
 from mslab.dataset.idx import read_idx
 from mslab.dataset.sharding import Shard
 
 # ---- samplers: which indices of a random-access source, in which order ----------------------------
 
 
-class Sampler:
-    """Base of the samplers: ``_indices(n, rng, dataset)`` gives the indices of one pass over n rows of ``dataset``."""
+class Sampler(metaclass=MindSporeClassPath):
+    """Base of the samplers, and of user-defined samplers as MindSpore's ``ds.Sampler``.
+
+    A built-in sampler gives ``_all(n, rng)``, the indices of one pass over n rows. A user-defined one
+    subclasses Sampler with ``__iter__`` yielding indices (ints, or lists of ints that are flattened),
+    reading ``self.dataset_size`` (set before each pass); ``num_samples`` (or ``len(self)``) caps them and
+    ``reset()`` is called after each pass. ``add_child(sampler)``: this sampler then picks among the
+    indices its child gives (its dataset_size is the child's count); see :mod:`mslab.dataset.sampler_rules`.
+    """
+
+    random = False
 
     def __init__(self, num_samples=None):
         self.num_samples = num_samples
+        self.dataset_size = 0
+        self.child_sampler = None
+        if num_samples is None and hasattr(self, "__len__"):
+            self.num_samples = len(self)
+
+    def __iter__(self):
+        raise NotImplementedError(f"{type(self).__name__}: a user-defined Sampler must define __iter__ (yielding "
+                                  f"indices); MindSpore raises NotImplementedError too")
+
+    def reset(self):
+        """Called after each pass; a user-defined sampler may override it."""
+
+    def add_child(self, sampler):
+        """Pick among the indices ``sampler`` gives instead of among the rows."""
+        sampler_rules.add_child(self, sampler, user_defined=type(self)._all is Sampler._all)
+
+    def get_child(self):
+        return getattr(self, "child_sampler", None)
 
     def _all(self, n, rng):
-        raise NotImplementedError
+        self.dataset_size = n
+        return sampler_rules.user_indices(self)
 
     def _check_source(self, dataset):
         """Raise if this sampler cannot pick rows of ``dataset`` (every sampler but PKSampler can)."""
 
-    def _indices(self, n, rng, dataset=None):
+    def _own(self, n, rng, dataset=None):
         idx = list(self._all(n, rng))
-        return idx if self.num_samples is None else idx[:self.num_samples]
+        num_samples = getattr(self, "num_samples", None)
+        return idx if num_samples is None else idx[:num_samples]
 
-    random = False
+    def _indices(self, n, rng, dataset=None):
+        child = self.get_child()
+        if child is None:
+            return self._own(n, rng, dataset)
+        return sampler_rules.through_child(self, child, n, rng, dataset)
+
+    def _count(self, n, dataset=None):
+        """The indices one pass gives (a user-defined sampler's counted on a deep copy of it, as MindSpore counts)."""
+        sampler = copy.deepcopy(self) if type(self)._all is Sampler._all else self
+        return len(sampler._indices(n, np.random.default_rng(0), dataset))
 
 
 class SequentialSampler(Sampler):
@@ -201,6 +241,8 @@ class GeneratorDataset(Dataset):
         if self.random_access:
             for k, i in enumerate(self._indices(run)):
                 yield k, self.source[int(i)], f" (source index {int(i)})"
+            if self.sampler is not None:
+                self.sampler.reset()  # as MindSpore, after each pass
             return
         if self._one_shot:
             src = self._one_shot_items()
@@ -234,7 +276,7 @@ class GeneratorDataset(Dataset):
         if self.random_access:
             n = len(self.source)
             if self.sampler is not None:
-                n = len(self.sampler._indices(n, np.random.default_rng(0), self))
+                n = self.sampler._count(n, self)
             if self.shard is not None:
                 n = self.shard.size(n)
             return n if self.num_samples is None else min(n, self.num_samples)

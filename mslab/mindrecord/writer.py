@@ -85,7 +85,8 @@ class FileWriter:
                 elif "shape" in field:
                     arr = np.asarray(v)
                     shape = field["shape"]
-                    fits = shape == [-1] or list(arr.shape) == list(shape) or arr.size == int(np.prod(shape))
+                    fits = shape == [-1] or arr.size == int(np.prod(shape)) or (  # -1: an axis of any length
+                        arr.ndim == len(shape) and all(s in (-1, a) for a, s in zip(arr.shape, shape)))
                     out[name] = arr if arr.dtype.kind in "biuf" and fits else None
                 else:
                     out[name] = float(v) if field["type"].startswith("float") else int(v)

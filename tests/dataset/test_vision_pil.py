@@ -64,7 +64,9 @@ def test_grey_images_and_pil_images():
     assert V.RandomHorizontalFlip(1.0)(IMG[..., 0])[:, 0].tolist() == [105, 231, 101, 227, 97]  # observed
     assert V.CenterCrop(3)(IMG[..., 0])[:, 0].tolist() == [147, 17, 143]  # observed
     pil = V.ToPIL()(IMG)
-    assert isinstance(pil, Image.Image) and V.CenterCrop(3)(pil)[..., 0].tolist() == OBSERVED["CenterCrop(3)"]
+    out = V.CenterCrop(3)(pil)  # a Pillow image stays one, cropped by MindSpore's Pillow code: from round(3 / 2) = 2
+    observed = [[168, 189, 210], [38, 59, 80], [164, 185, 206]]  # observed on MindSpore 2.10 CPU
+    assert isinstance(out, Image.Image) and np.asarray(out)[..., 0].tolist() == observed
 
 
 def png_bytes(arr):

@@ -80,17 +80,34 @@ class OneHot(Transform):
         return out
 
 
+def is_pil(value):
+    """Whether ``value`` is a Pillow image (checked without importing Pillow, an optional dependency)."""
+    return any(c.__module__ == "PIL.Image" and c.__name__ == "Image" for c in type(value).__mro__)
+
+
 class Compose(Transform):
-    """Several transforms as one: ``Compose([a, b])(x) == b(a(x))``."""
+    """Several transforms as one: ``Compose([a, b])(x) == b(a(x))``.
+
+    As in MindSpore 2.10, a Compose that runs MindSpore's Python path (its input is one Pillow image, or
+    one of its transforms exists only in Python there: ``ToPIL``, ``Grayscale``, ``RandomErasing``,
+    ``Decode(to_pil=True)``) returns a tuple even of one value (observed:
+    ``Compose([Resize((6, 5)), CenterCrop(4)])`` gives an array for an array and a 1-tuple for a Pillow image).
+    """
 
     def __init__(self, transforms):
         self.transforms = list(transforms)
 
     def __call__(self, *values):
+        python_path = (len(values) == 1 and is_pil(values[0])) or \
+            any(getattr(t, "python_only", False) for t in self.transforms)
+        values = self._run(values)
+        return values if python_path or len(values) != 1 else values[0]
+
+    def _run(self, values):
         for t in self.transforms:
             out = t(*values)
             values = tuple(out) if isinstance(out, (tuple, list)) else (out,)
-        return values[0] if len(values) == 1 else values
+        return values
 
 
 class RandomOp:
@@ -128,7 +145,7 @@ class RandomApply(RandomOp, Compose):
 
     def __call__(self, *values):
         if self.rng.random() < self.prob:
-            return super().__call__(*values)
+            values = self._run(values)
         return values[0] if len(values) == 1 else values
 
 

@@ -57,6 +57,21 @@ class Pad(ImageTransform):
             raise ValueError(f"Pad: padding must be an int or a sequence of 2 or 4 ints >= 0, got {padding}")
         self.padding, self.fill_value, self.padding_mode = p, _fill(fill_value, "Pad"), Border(padding_mode)
 
+    def apply_pil(self, img):
+        """MindSpore's Pillow padding (``py_transforms_util.pad``): ``ImageOps.expand`` for a constant border,
+        numpy's modes otherwise."""
+        from PIL import Image, ImageOps
+
+        left, top, right, bottom = self.padding
+        if self.padding_mode == Border.CONSTANT:
+            fill = self.fill_value if np.ndim(self.fill_value) == 0 else tuple(int(v) for v in self.fill_value)
+            if isinstance(fill, tuple) and img.mode in ("L", "1"):
+                fill = (fill[0],)
+            return ImageOps.expand(img, border=(left, top, right, bottom), fill=fill)
+        arr = np.asarray(img)
+        widths = ((top, bottom), (left, right)) + ((0, 0),) * (arr.ndim - 2)
+        return Image.fromarray(np.pad(arr, widths, mode=self.padding_mode.value))
+
     def apply(self, img):
         _check("Pad", img)
         left, top, right, bottom = self.padding
@@ -91,6 +106,8 @@ class RandomRotation(RandomTransform):
     the whole turned image. New pixels are ``fill_value``. ``resample`` is ``Inter.NEAREST`` (the
     default) or ``Inter.BILINEAR``.
     """
+
+    keeps_pil = True
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         self.degrees = _range(degrees, "degrees")
@@ -145,6 +162,8 @@ class RandomAffine(RandomTransform):
     or (x_min, x_max, y_min, y_max), in degrees. New pixels are ``fill_value``; ``resample`` is
     ``Inter.NEAREST`` (the default) or ``Inter.BILINEAR``.
     """
+
+    keeps_pil = True
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0):
         self.degrees = _range(degrees, "degrees")

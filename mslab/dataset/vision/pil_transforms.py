@@ -64,6 +64,7 @@ class Decode(ImageTransform):
 
     def __init__(self, to_pil=False):
         self.to_pil = to_pil
+        self.python_only = bool(to_pil)  # MindSpore decodes to Pillow in Python
 
     def apply(self, img):
         if img.dtype.kind == "S" and img.size == 1:
@@ -77,6 +78,8 @@ class Decode(ImageTransform):
 
 class ToPIL(ImageTransform):
     """A numpy image (height x width [x channels], uint8) as a Pillow image."""
+
+    python_only = True
 
     def apply(self, img):
         from PIL import Image  # optional dependency
@@ -101,6 +104,13 @@ class CenterCrop(ImageTransform):
     def __init__(self, size):
         self.size = _size(size, "CenterCrop")
 
+    def apply_pil(self, img):
+        """MindSpore's Pillow centre crop: starts at ``round((W - width) / 2)`` (Python's round), Pillow pads
+        with black."""
+        (w, h), (ch, cw) = img.size, self.size
+        top, left = int(round((h - ch) / 2.0)), int(round((w - cw) / 2.0))
+        return img.crop((left, top, left + cw, top + ch))
+
     def apply(self, img):
         _check_image("CenterCrop", img)
         (h, w), (ch, cw) = img.shape[:2], self.size
@@ -117,6 +127,8 @@ class RandomCrop(RandomTransform):
     ``padding`` is an int (all sides), (left/right, top/bottom) or (left, top, right, bottom), filled with
     ``fill_value`` (an int or one per channel); ``pad_if_needed`` pads an image smaller than the crop.
     """
+
+    keeps_pil = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode=None):
         self.size = _size(size, "RandomCrop")
@@ -145,6 +157,8 @@ class RandomCrop(RandomTransform):
 class RandomHorizontalFlip(RandomTransform):
     """Mirror the image left-right with probability ``prob``."""
 
+    keeps_pil = True
+
     def __init__(self, prob=0.5):
         self.prob = prob
 
@@ -155,6 +169,8 @@ class RandomHorizontalFlip(RandomTransform):
 
 class RandomVerticalFlip(RandomTransform):
     """Flip the image upside down with probability ``prob``."""
+
+    keeps_pil = True
 
     def __init__(self, prob=0.5):
         self.prob = prob
@@ -170,6 +186,8 @@ class RandomResizedCrop(RandomTransform):
     Up to ``max_attempts`` draws look for a crop that fits; if none does, the centre crop with the ratio
     clamped into ``ratio`` is taken (the Inception-style crop of torchvision and MindSpore).
     """
+
+    keeps_pil = True
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3 / 4, 4 / 3), interpolation=Inter.BILINEAR, max_attempts=10):
         self.size = _size(size, "RandomResizedCrop")
@@ -229,6 +247,8 @@ class RandomColorAdjust(RandomTransform):
     The arithmetic is MindSpore's (see :mod:`mslab.dataset.vision.color`). The four adjustments are
     applied in a random order, as in MindSpore.
     """
+
+    keeps_pil = True
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
         self.brightness = _factor_range(brightness, "brightness", 1)

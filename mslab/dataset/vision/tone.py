@@ -34,6 +34,11 @@ def _range(value, what, lo, hi):
 class Invert(ImageTransform):
     """``255 - image`` for each channel of an RGB image (uint8 or float)."""
 
+    def apply_pil(self, img):
+        from PIL import ImageOps
+
+        return ImageOps.invert(img)  # MindSpore's Pillow version
+
     def apply(self, img):
         if img.ndim != 3 or img.shape[2] != 3:
             raise RuntimeError(f"Invert: input tensor is not in shape of <H,W,C> with 3 channels, got {img.shape}")
@@ -54,6 +59,11 @@ def _equalize(ch):
 
 class Equalize(ImageTransform):
     """Equalize each channel's histogram, as ``cv2.equalizeHist``."""
+
+    def apply_pil(self, img):
+        from PIL import ImageOps
+
+        return ImageOps.equalize(img)  # MindSpore's Pillow version
 
     def apply(self, img):
         _uint8("Equalize", img)
@@ -94,6 +104,11 @@ class AutoContrast(ImageTransform):
             raise ValueError(f"AutoContrast: cutoff must be in [0, 50), got {cutoff}")
         self.cutoff = float(cutoff)
         self.ignore = [] if ignore is None else [ignore] if isinstance(ignore, int) else list(ignore)
+
+    def apply_pil(self, img):
+        from PIL import ImageOps
+
+        return ImageOps.autocontrast(img, self.cutoff, self.ignore)  # MindSpore's Pillow version
 
     def apply(self, img):
         _uint8("AutoContrast", img)
@@ -141,6 +156,8 @@ class RandomColor(RandomTransform):
     The grey level is OpenCV's ``(4899 R + 9617 G + 1868 B + 8192) >> 14``.
     """
 
+    keeps_pil = True
+
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _range(degrees, "RandomColor: degrees", 0, float("inf"))
 
@@ -159,6 +176,8 @@ class RandomSharpness(RandomTransform):
     The smoothed copy is the 3x3 filter [[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13, rounded, with the border
     pixels kept as they are.
     """
+
+    keeps_pil = True
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _range(degrees, "RandomSharpness: degrees", 0, float("inf"))
@@ -182,6 +201,8 @@ class Grayscale(ImageTransform):
     ``ToPIL()`` first for a numpy image). The grey level is Pillow's ``(299 R + 587 G + 114 B) / 1000``.
     """
 
+    python_only = True
+
     def __init__(self, num_output_channels=1):
         if num_output_channels not in (1, 3):  # MindSpore's message
             raise ValueError(f"Number of channels of the output grayscale imageshould be either 1 or 3. "
@@ -203,6 +224,11 @@ class RandomErasing(RandomTransform):
     from ``ratio``; up to ``max_attempts`` draws look for one that fits. ``value`` fills it: a number,
     one per channel, or "random" (normal noise). Use it after ``ToTensor`` or ``HWC2CHW``.
     """
+
+    python_only = True
+
+    def apply_pil(self, img):  # MindSpore's message: RandomErasing takes arrays only
+        raise TypeError(f"img should be NumPy array. Got {type(img)}.")
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False, max_attempts=10):
         if not 0 <= prob <= 1:

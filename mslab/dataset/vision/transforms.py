@@ -18,22 +18,51 @@ import functools
 import numpy as np
 
 from mslab.core import dtype as mstype
-from mslab.dataset.transforms.transforms import Transform
+from mslab.dataset.transforms.transforms import Transform, is_pil
 from mslab.dataset.vision.utils import Inter
 
 
+def to_pil(array):
+    """A numpy image as a Pillow image (its mode from the array: "L" for 2-D uint8, "RGB" for 3 channels, ...)."""
+    from PIL import Image  # optional dependency: only when Pillow images come in
+
+    return Image.fromarray(np.ascontiguousarray(array))
+
+
 class ImageTransform(Transform):
-    """Base of the image transforms: ``transform(image) -> image``."""
+    """Base of the image transforms: ``transform(image) -> image``.
+
+    A Pillow image goes to :meth:`apply_pil`. MindSpore 2.10 runs a transform's Pillow version on a Pillow
+    image when it has one (``_execute_py``) and returns a Pillow image; the others take the image as a numpy
+    array and return an array (observed for every transform here: ``Resize``, ``CenterCrop``, ``Pad``, the
+    flips, crops, colour and geometry transforms keep Pillow; ``Crop``, ``CutOut``, ``GaussianBlur``,
+    ``Rescale``, ``Normalize``, ``HWC2CHW`` ... return arrays).
+    """
+
+    keeps_pil = False  # True: a Pillow image comes back as a Pillow image, as in MindSpore
+    python_only = False  # True: MindSpore has only a Python version (a Compose of it returns a tuple)
 
     def __call__(self, *images):
         if len(images) != 1:
             raise TypeError(f"{type(self).__name__} takes one image, got {len(images)} inputs")
         img = images[0]
+        if is_pil(img):
+            return self.apply_pil(img)
         img = img.asnumpy() if hasattr(img, "asnumpy") else np.asarray(img)
         return self.apply(img)
 
     def apply(self, img):
         raise NotImplementedError
+
+    def apply_pil(self, img):
+        """A Pillow image: by default the numpy result (as a Pillow image again when ``keeps_pil``).
+
+        The random transforms keep Pillow this way: their draws are mslab's, not MindSpore's, either way.
+        The deterministic ones (``Resize``, ``CenterCrop``, ``Pad``, ``Invert``, ``Equalize``, ``AutoContrast``)
+        call Pillow as MindSpore's Pillow versions do, so the pixels are MindSpore's too.
+        """
+        out = self.apply(np.asarray(img))
+        return to_pil(out) if self.keeps_pil else out
 
 
 def _check_image(name, img):
@@ -149,6 +178,19 @@ class Resize(ImageTransform):
             raise ValueError(f"Resize: sizes must be >= 1, got {size}")
         self.size = size
         self.interpolation = Inter(interpolation)
+
+    def apply_pil(self, img):
+        """MindSpore's Pillow resize (``py_transforms_util.resize``): Pillow's filter of the same name."""
+        if self.interpolation in (Inter.AREA, Inter.PILCUBIC):  # MindSpore's message
+            raise TypeError("Current Interpolation is not supported with PIL input.")
+        if isinstance(self.size, tuple):
+            return img.resize(self.size[::-1], int(self.interpolation))
+        w, h = img.size
+        if (w <= h and w == self.size) or (h <= w and h == self.size):
+            return img
+        if w < h:
+            return img.resize((self.size, int(self.size / (w / h))), int(self.interpolation))
+        return img.resize((int(self.size * (w / h)), self.size), int(self.interpolation))
 
     def apply(self, img):
         _check_image("Resize", img)
