@@ -1,4 +1,4 @@
-"""A lesson's MindSpore part: its code cells without the lines marked ``# mslab only``, and what in them is not MindSpore.
+"""A lesson's MindSpore part: its code cells without the lines marked ``# mslab only``; what in it is not MindSpore.
 
 Lessons promise (lesson 00): drop the lines that end with ``# mslab only`` and the rest runs on MindSpore. A cell
 whose first comment lines include ``# mslab only (the whole cell)`` is dropped whole. What remains must not use
