@@ -169,6 +169,13 @@ print("CellList:  ", [p.name for p in CellListNet().trainable_params()])
 # gradient and the optimizer. Both are built with `auto_prefix=False`, so the names do not grow
 # prefixes: inside the wrapped network the weight is still `fc.weight`. The optimizer keeps its own
 # state per parameter, named after it (`moments.fc.weight` for Momentum).
+#
+# Two kinds of name meet here. `p.name` is the Parameter's own name: what optimizers match and
+# checkpoints save. `parameters_and_names()` yields instead the *path* where it found each Parameter:
+# the Cell's attribute path, a dot, the attribute. So in the training step the optimizer's state shows
+# as `optimizer.moments.fc.weight` (it sits in the Cell `optimizer`), while its name, and the key a
+# checkpoint of `train_net` stores, is `moments.fc.weight`. (`fc.weight` has no prefix because
+# `TrainOneStepCell` itself holds the weights, in `self.weights`, and the walk meets them there first.)
 
 # %%
 crit = nn.MSELoss()
@@ -179,7 +186,8 @@ train_net.set_train()
 
 print("WithLossCell:    ", [p.name for p in net_with_criterion.trainable_params()])
 print("optimizer.parameters:", [p.name for p in opt.parameters])
-print("TrainOneStepCell:", [name for name, _ in train_net.parameters_and_names()])
+print("TrainOneStepCell paths:", [name for name, _ in train_net.parameters_and_names()])
+print("their p.name:          ", [p.name for _, p in train_net.parameters_and_names()])
 
 # %% [markdown]
 # ## Weight sharing

@@ -88,7 +88,8 @@ def _check_sens(sens):
 class TrainOneStepCell(Cell):
     """One training step: forward, backward (sens-weighted), gradient reduction, optimizer update.
 
-    ``TrainOneStepCell(network, optimizer, sens=1.0)`` where ``network`` returns the loss. Calling it
+    ``TrainOneStepCell(network, optimizer, sens=None)`` where ``network`` returns the loss; no ``sens`` means
+    1.0 (MindSpore 2.10 then takes ``_no_sens_impl``, a GradOperation without sens: the same gradients). Calling it
     returns the loss computed BEFORE the update (``ops.depend`` orders the update after it). MindSpore
     writes the step in four lines::
 
@@ -104,7 +105,7 @@ class TrainOneStepCell(Cell):
     advance once per step and Dropout draws one mask, as in MindSpore.
     """
 
-    def __init__(self, network, optimizer, sens=1.0):
+    def __init__(self, network, optimizer, sens=None):
         super().__init__(auto_prefix=False)
         self.network = network
         self.network.set_grad()
@@ -112,7 +113,7 @@ class TrainOneStepCell(Cell):
         self.weights = self.optimizer.parameters
         self.grad = GradOperation(get_by_list=True, sens_param=True)
         self.grad_with_loss = LossAndGrads(self.fill_sens)
-        self.sens = _check_sens(sens)
+        self.sens = 1.0 if sens is None else _check_sens(sens)
         self.reducer_flag = False
         self.grad_reducer = _identity
         self.parallel_mode = get_auto_parallel_context("parallel_mode")
