@@ -115,12 +115,12 @@ print("identical:", np.array_equal(eager.asnumpy(), compiled.asnumpy()))
 # mslab's IR follows that idea.)
 
 # %%
-graph = ms.trace(mlp, x)  # mslab only
-print(graph)
+print(ms.trace(mlp, x))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-import mslab.viz as viz  # mslab only
+# mslab only (the whole cell)
+import mslab.viz as viz
 
 viz.forward_graph(mlp, x)
 
@@ -171,11 +171,12 @@ branch = Branch()
 print(branch(v), branch(-v))
 
 # %% [markdown]
-# mslab shows the compiled form as one `If` node that holds both branches as subgraphs. MindSpore's
-# own IR (saved with `set_context(save_graphs=True)`) shows the same idea as a `Switch` node that picks
-# one of two subgraphs: `Switch(%cond, @..._construct_✓, @..._construct_✗)`. The subgraphs take what
-# they read from outside as inputs (`%x`), and `TupleGetItem` picks the `if`'s result out of the
-# node's output.
+# mslab shows the compiled form as one `If` node that holds both branches as subgraphs; the
+# subgraphs take what they read from outside as inputs (`%x`), and in mslab's IR a `TupleGetItem`
+# takes the `if`'s result out of the `If` node's output. MindSpore's own IR (saved with
+# `set_context(save_graphs=True)`) writes the same idea in two steps: a `Switch` node
+# `Switch(%cond, @..._construct_✓, @..._construct_✗)` returns one of the two subgraphs *as a value*,
+# and the next node calls the subgraph it returned, which gives the `if`'s result.
 
 # %%
 print(ms.trace(branch, v))  # mslab only

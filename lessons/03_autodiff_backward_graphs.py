@@ -205,6 +205,7 @@ print(ms.trace(ops.GradOperation()(net), x, y))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 viz.backward_graph(net, x, y, weights=(), grad_position=(0,))  # no weights: the gradient for x only
 
 # %% [markdown]
@@ -229,11 +230,12 @@ linear = LinearNet()
 loss_net = nn.WithLossCell(linear, nn.MSELoss())
 data = Tensor(np.array([[1.0], [2.0], [3.0], [4.0]], np.float32))
 label = 2 * data + 3
-picture = viz.backward_graph(loss_net, data, label)
-print(picture.text("backward"))
+picture = viz.backward_graph(loss_net, data, label)  # mslab only
+print(picture.text("backward"))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 picture
 
 # %% [markdown]
@@ -270,8 +272,9 @@ print(ms.trace(ms.grad(Times3()), v))  # mslab only
 # so it prints and draws the same way.
 
 # %%
+# mslab only (the whole cell)
 ms.set_context(mode=ms.PYNATIVE_MODE)
-with ms.record() as tape:  # mslab only
+with ms.record() as tape:
     loss = loss_net(data, label)
 print("loss:", loss)
 print(tape.graph)
@@ -293,7 +296,8 @@ print(tape.graph)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import TapeView  # mslab only
+# mslab only (the whole cell)
+from mslab.widgets import TapeView
 
 TapeView(loss_net, data, label)
 

@@ -159,7 +159,13 @@ print("numpy:", type(row["data"]).__name__, row["data"].dtype)
 # `model.transfer_counts`, which exists only in mslab. Sinking needs GRAPH mode, as in `train.md`.
 
 # %%
-ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+import warnings
+
+with warnings.catch_warnings(record=True) as said:  # mslab's note about the device, printed as text
+    warnings.simplefilter("always")
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+for warning in said:
+    print("mslab says:", warning.message)
 
 
 def line_data():
@@ -190,9 +196,10 @@ class Timeline(ms.Callback):
 
     def _log(self, event, run_context):
         args = run_context.original_args()
+        row = (event, args.cur_epoch_num, args.cur_step_num)
         counts = self.model.transfer_counts  # mslab only
-        self.rows.append((event, args.cur_epoch_num, args.cur_step_num,
-                          counts.host_to_device, counts.batches, counts.device_to_host))
+        row += (counts.host_to_device, counts.batches, counts.device_to_host)  # mslab only
+        self.rows.append(row)
 
     def on_train_epoch_begin(self, run_context):
         self._log("epoch begin", run_context)
@@ -209,8 +216,8 @@ class Timeline(ms.Callback):
 
 def show(rows):
     print(f"{'callback':12s} {'epoch':>5s} {'step':>5s} {'host->device':>13s} {'batches':>8s} {'device->host':>13s}")
-    for event, epoch, step, h2d, batches, d2h in rows:
-        print(f"{event:12s} {epoch:5d} {step:5d} {h2d:13d} {batches:8d} {d2h:13d}")
+    for event, epoch, step, *counts in rows:  # counts: host->device, batches, device->host (mslab's counters)
+        print(f"{event:12s} {epoch:5d} {step:5d}", "".join(f"{n:>{w}d}" for n, w in zip(counts, (14, 9, 14))))
 
 
 def train(epochs, sink, sink_size=-1):
@@ -249,6 +256,7 @@ print(model.transfer_counts)  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(7, 2.6))
