@@ -8,6 +8,8 @@
 # really differs.
 
 # %%
+import os
+
 import numpy as np
 
 import mslab as ms
@@ -22,10 +24,27 @@ ms.set_seed(1)
 # ## The same LeNet, three ways
 #
 # First MindSpore (run here with mslab). Steps 1-4 build the pieces; `Model.train` does steps 5-7.
+# The data are the digits that ship with mslab (8×8 images in MNIST's file format, read with numpy
+# as lesson 00 explains).
 
 # %%
+DIGITS = "digits"  # on MindSpore: the folder you copied mslab's four digit files to
+DIGITS = ds.digits_path()  # mslab only: where mslab keeps them
+
+
+def read_idx(path):
+    """An IDX file (MNIST's format) as a numpy array (lesson 00)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    shape = tuple(int(n) for n in np.frombuffer(raw, ">u4", count=raw[3], offset=4))
+    return np.frombuffer(raw, np.uint8, offset=4 + 4 * raw[3]).reshape(shape)
+
+
 def create_dataset(usage="train", batch_size=32):
-    data = ds.MnistDataset(ds.digits_path(), usage=usage)  # mslab only: MNIST-format digits shipped with mslab
+    prefix = "train" if usage == "train" else "t10k"
+    images = read_idx(os.path.join(DIGITS, f"{prefix}-images-idx3-ubyte"))[..., None]
+    labels = read_idx(os.path.join(DIGITS, f"{prefix}-labels-idx1-ubyte"))
+    data = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False)
     data = data.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
     data = data.map(operations=[vision.Resize((32, 32)),
                                 vision.Rescale(1.0 / 255.0, 0.0),
@@ -77,7 +96,9 @@ print("test accuracy:", round(model.eval(create_dataset("test"))["accuracy"], 2)
 # %% [markdown]
 # Now PyTorch, on the very same batches (read from the MindSpore pipeline as numpy arrays). The
 # model is a `torch.nn.Module` with `forward`; steps 5-7 are yours to write, every batch:
-# `zero_grad`, forward, `backward`, `step`. The function is defined here and run below only if
+# `zero_grad`, forward, `backward`, `step`. One default differs: MindSpore's `nn.Conv2d` has no bias
+# unless you ask (`has_bias=False`), PyTorch's and Keras's convolutions have one; `bias=False` and
+# `use_bias=False` below make the three networks the same. The function is defined here and run below only if
 # PyTorch is installed (it is optional for mslab).
 
 # %%
@@ -87,8 +108,8 @@ def train_with_pytorch(batches, epochs=2):
     class LeNet5(torch.nn.Module):
         def __init__(self, num_class=10):
             super().__init__()
-            self.conv1 = torch.nn.Conv2d(1, 6, 5)
-            self.conv2 = torch.nn.Conv2d(6, 16, 5)
+            self.conv1 = torch.nn.Conv2d(1, 6, 5, bias=False)  # as MindSpore's nn.Conv2d: no bias by default
+            self.conv2 = torch.nn.Conv2d(6, 16, 5, bias=False)
             self.fc1 = torch.nn.Linear(16 * 5 * 5, 120)
             self.fc2 = torch.nn.Linear(120, 84)
             self.fc3 = torch.nn.Linear(84, num_class)
@@ -124,8 +145,8 @@ def train_with_tensorflow(batches, epochs=2):
     import tensorflow as tf  # optional: only this function needs it
 
     model = tf.keras.Sequential([                                                # 2. network
-        tf.keras.layers.Conv2D(6, 5, activation="relu"), tf.keras.layers.MaxPool2D(2),
-        tf.keras.layers.Conv2D(16, 5, activation="relu"), tf.keras.layers.MaxPool2D(2),
+        tf.keras.layers.Conv2D(6, 5, activation="relu", use_bias=False), tf.keras.layers.MaxPool2D(2),
+        tf.keras.layers.Conv2D(16, 5, activation="relu", use_bias=False), tf.keras.layers.MaxPool2D(2),
         tf.keras.layers.Flatten(),
         tf.keras.layers.Dense(120, activation="relu"), tf.keras.layers.Dense(84, activation="relu"),
         tf.keras.layers.Dense(10)])
@@ -172,7 +193,8 @@ for name, package, train in [("PyTorch", "torch", train_with_pytorch),
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import ComparePanel  # mslab only
+# mslab only (the whole cell)
+from mslab.widgets import ComparePanel
 
 panel = ComparePanel()
 result = panel.run()
@@ -183,8 +205,9 @@ panel
 # ## The API, side by side
 #
 # The migration guide's table for datasets: `GeneratorDataset`'s parameters and `DataLoader`'s.
-# MindSpore moved everything about batching into the `batch` method, and took shuffling and
-# sharding (for several devices) into the dataset itself:
+# MindSpore puts batching mostly in the `batch` method, and shuffling and sharding (for several
+# devices) in the dataset itself. Since 2.x `GeneratorDataset` also takes `batch_sampler` and
+# `collate_fn`, as `DataLoader` does (both in MindSpore 2.10):
 #
 # | `GeneratorDataset` | `DataLoader` | meaning |
 # |---|---|---|
@@ -198,8 +221,8 @@ panel
 # | `num_shards` | / | how many shards (distributed training) |
 # | `shard_id` | / | which shard this is |
 # | / (`batch(batch_size)`) | `batch_size` | batch size |
-# | / (`batch(...)`) | `batch_sampler` | batch index generator |
-# | / (`batch(per_batch_map=...)`) | `collate_fn` | how samples become a batch |
+# | `batch_sampler` | `batch_sampler` | batch index generator |
+# | `collate_fn` (with `batch_sampler`), or `batch(per_batch_map=...)` | `collate_fn` | how samples become a batch |
 # | / (`batch(drop_remainder=...)`) | `drop_last` | drop the last short batch |
 #
 # And for the rest of this lesson's code:
@@ -208,7 +231,7 @@ panel
 # |---|---|---|
 # | `nn.Cell`, `construct` | `torch.nn.Module`, `forward` | `tf.keras.Model`, `call` |
 # | `nn.Dense` | `torch.nn.Linear` | `tf.keras.layers.Dense` |
-# | `nn.Conv2d(..., pad_mode="valid")` | `torch.nn.Conv2d` (padding 0) | `tf.keras.layers.Conv2D` (`padding="valid"`) |
+# | `nn.Conv2d(..., pad_mode="valid")`, no bias by default | `torch.nn.Conv2d` (padding 0), a bias by default | `tf.keras.layers.Conv2D` (`padding="valid"`), a bias by default |
 # | `net.trainable_params()` | `net.parameters()` | `model.trainable_variables` |
 # | `nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")` | `torch.nn.CrossEntropyLoss()` | `SparseCategoricalCrossentropy(from_logits=True)` |
 # | `nn.Momentum(params, lr, momentum)` | `torch.optim.SGD(params, lr, momentum=...)` | `tf.keras.optimizers.SGD(lr, momentum=...)` |
