@@ -329,7 +329,9 @@ print(ms.Model(fresh, nn.MSELoss(), metrics={"mae": nn.MAE()}).eval(create_datas
 # ## Saving: what and how
 #
 # `ms.save_checkpoint(save_obj, file)` takes a Cell (all its parameters), a list of parameters or
-# of `{"name": ..., "data": ...}` dicts, or a dict of tensors. `choice_func` keeps only some names,
+# of `{"name": ..., "data": ...}` dicts, or a dict from names to Parameters or numpy arrays. (Not a
+# dict of plain Tensors: MindSpore 2.10 fails on one, with an `UnboundLocalError` from inside
+# `save_checkpoint`; wrap them in `Parameter`s or call `.asnumpy()` first.) `choice_func` keeps only some names,
 # and `append_dict` adds values of your own (an epoch number, say). `load_checkpoint` takes a
 # `choice_func` too, to leave out the optimizer's state for example. (It also has `filter_prefix`,
 # but MindSpore 2.10 warns that it "will be deprecated, please use `choice_func` instead".)
