@@ -235,3 +235,40 @@ except TypeError as e:
 # %% [markdown]
 # **Next:** lesson 02 shows what happens when you call a Cell: right away (PYNATIVE mode), or
 # compiled into a graph first (GRAPH mode).
+
+# %% [markdown]
+# ## Exercises
+#
+# Predict first, then write the code in a new cell and run it.
+#
+# 1. **Predict, then run.** What does
+#    `[n for n, _ in nn.SequentialCell([nn.Dense(2, 3), nn.ReLU(), nn.Dense(3, 1)]).parameters_and_names()]`
+#    print?
+#
+#    <details><summary>Solution</summary>
+#
+#    `['0.weight', '0.bias', '2.weight', '2.bias']`. `SequentialCell` names its children by position,
+#    and `ReLU` (child `1`) has no parameters, so no `1.` names appear. MindSpore 2.10 prints the same.
+#    </details>
+#
+# 2. **Change one thing.** Write a Cell whose `__init__` assigns `self.fc = nn.Dense(2, 2)` *first*
+#    and a `self.scale = Parameter(...)` *after* it. In which order does `parameters_and_names()`
+#    list `scale`, `fc.weight` and `fc.bias`?
+#
+#    <details><summary>Solution</summary>
+#
+#    `['scale', 'fc.weight', 'fc.bias']`: a Cell's own Parameters come before its children's, whatever
+#    order you assigned them in (the walk visits the Cell itself, then each child). MindSpore 2.10
+#    gives the same order.
+#    </details>
+#
+# 3. **Predict, then run.** `train_net` above has taken one step. Call `train_net(x, y)` once more and
+#    print `opt.global_step`. What is it, and why does the optimizer keep it?
+#
+#    <details><summary>Solution</summary>
+#
+#    `[2]`: every call of the optimizer adds one. Learning-rate schedules (a list or a
+#    `LearningRateSchedule`) read it to pick the step's learning rate. It is a Parameter like the
+#    moments, so a checkpoint of `train_net` saves it (as `global_step`) and training resumes at the
+#    right step.
+#    </details>

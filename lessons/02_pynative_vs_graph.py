@@ -454,3 +454,37 @@ ms.set_context(device_target="CPU")
 #
 # **Next:** lesson 03 shows the other thing a graph makes possible: deriving the backward pass from
 # the forward graph's structure.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** In `Branch`, change the condition to `x.sum() > 10`. What do
+#    `branch(v)`, `ms.grad(branch)(v)`, `branch(v * 10)` and `ms.grad(branch)(v * 10)` give (with
+#    `v = [1, 2, 3]`), in GRAPH mode and in PYNATIVE mode?
+#
+#    <details><summary>Solution</summary>
+#
+#    `v` sums to 6, so the `if` is not taken: `[1, 2, 3]` with gradient `[1, 1, 1]`. `v * 10` sums to
+#    60: `[20, 40, 60]` with gradient `[2, 2, 2]`. Both modes agree, and MindSpore 2.10 gives the same:
+#    the condition is a tensor's value, so the graph keeps both branches and picks one when it runs.
+#    </details>
+#
+# 2. **Predict, then run.** How many times does `Doubling`'s loop run for `v * 0.5` = `[0.5, 1, 1.5]`,
+#    and what is the gradient?
+#
+#    <details><summary>Solution</summary>
+#
+#    The sum starts at 3 and doubles until it reaches 100: 3, 6, 12, 24, 48, 96, 192, so six times.
+#    The result is `[32, 64, 96]` and the gradient `2**6 = 64` for every element. The `While` node's
+#    backward runs the body's backward once per iteration.
+#    </details>
+#
+# 3. **Change one thing.** In `Unrolled`, set `self.repeats = 5` and call it on a tensor of shape
+#    `(3, 3)`. How many `Add` nodes and how many `Mul` nodes does `ms.trace` show?
+#
+#    <details><summary>Solution</summary>
+#
+#    Five `Add` nodes (the loop is unrolled while compiling: `repeats` is a constant) and no `Mul`:
+#    `x.shape[0] == 2` is a constant condition too, false for shape `(3, 3)`, so the compiler drops
+#    the `if` and its `Mul`. The graph has no control flow at all.
+#    </details>

@@ -315,3 +315,36 @@ for p, a, b in zip(weights, eager, compiled):
 # %% [markdown]
 # **Next:** lesson 04 puts gradients to work: `TrainOneStepCell` computes them and hands them to the
 # optimizer, and you can watch one step happen stage by stage.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Set `z` to 2 (`net.z.set_data(Tensor(np.array([2.0], np.float32)))`) and
+#    compute `GradNetWrtX(net)(x, y)` again. What changes?
+#
+#    <details><summary>Solution</summary>
+#
+#    Every number doubles, to `[9.02, 5.4, 7.2]` in both rows: the gradient of `sum((x * z) @ y)` with
+#    respect to `x[i, k]` is `z` times the sum of row `k` of `y`. Mul's bprop multiplies the incoming
+#    gradient by the other input, `z`.
+#    </details>
+#
+# 2. **Predict, then run.** With `z` back at 1, call `ops.GradOperation(sens_param=True)(net)(x, y, sens)`
+#    with `sens` a `(2, 3)` tensor of 2s. Which earlier result does it equal, and why?
+#
+#    <details><summary>Solution</summary>
+#
+#    The one from exercise 1: `[9.02, 5.4, 7.2]` in both rows. `sens` of all 2s is the gradient of
+#    `2 * sum(out)`, and the backward is linear in `sens`, so everything doubles, exactly as doubling
+#    `z` did here.
+#    </details>
+#
+# 3. **Predict, then run.** What is the gradient with respect to the weight `z` itself (`get_by_list=True`)
+#    at `z = 1`? Check it against one line of numpy.
+#
+#    <details><summary>Solution</summary>
+#
+#    `d sum((x * z) @ y) / dz = sum(x @ y)`, which is `21.536` here:
+#    `(x.asnumpy() @ y.asnumpy()).sum()` gives the same number. A scalar weight used everywhere gets
+#    the sum of its contributions, which is how the backward of a broadcast works.
+#    </details>
