@@ -378,3 +378,38 @@ print("learned: weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.as
 # are ordinary return values of the backward graph.
 #
 # That is the whole training step. You have seen every node of it.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Build the LinearNet training step of the first part again (seed 1) with
+#    `nn.TrainOneStepCell(..., sens=2.0)` and take one step on the same `x`, `y`. What happens to the
+#    returned loss, and to the weight's change?
+#
+#    <details><summary>Solution</summary>
+#
+#    The loss is the same (24.7668: it is computed before the update, and `sens` does not touch the
+#    forward). The weight moves twice as far (0.1393 instead of 0.0697): `sens` seeds the backward,
+#    every gradient is multiplied by it, and Momentum's first step is `learning_rate * gradient`.
+#    MindSpore 2.10 gives the same numbers. That is how loss scaling (lesson 05) works, and why it
+#    must divide the gradients back.
+#    </details>
+#
+# 2. **Change one thing.** In the hand-written loop, set `momentum=0.0` and train again. Does the
+#    weight still go past 2 and come back?
+#
+#    <details><summary>Solution</summary>
+#
+#    No overshoot to speak of: without momentum each step only follows the current gradient, so the
+#    weight creeps towards 2 from one side. Momentum adds up past steps (`v = 0.9 * v + gradient`),
+#    which makes it faster here but carries it past the target before it turns.
+#    </details>
+#
+# 3. **Predict, then run.** In `get_data`, make the noise smaller: `np.random.normal(0, 0.5)`. Near
+#    which value does the loss level out now?
+#
+#    <details><summary>Solution</summary>
+#
+#    Near 0.25, the noise's variance (0.5²): the mean squared error of even the perfect line is the
+#    noise's variance. The loss curve's floor tells you how noisy the data is.
+#    </details>

@@ -630,3 +630,30 @@ print("good batch: loss", loss, "  weights unchanged:", weights_of(net) == befor
 # | all of it, as functions | seed 001's `Trainer` | `has_aux=True`, `@ms.jit`, `if state: self.opt(grads)` |
 #
 # **Next:** lesson 06 trains with `Model` and callbacks, saves checkpoints and loads the best one.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Set `GRADIENT_CLIP_TYPE = 0` (clip each element to [-1, 1]) before
+#    building `BertTrainOneStepCell`, and take the one clipped step of LinearNet again. Do the weights
+#    end somewhere else than with type 1?
+#
+#    <details><summary>Solution</summary>
+#
+#    No, the same place: `[0.1131, 0.0793]`. LinearNet's weight and bias are one number each, and the
+#    L2 norm of a one-element tensor is its absolute value, so clipping the norm to 1 and clipping the
+#    value to [-1, 1] are the same thing. They differ for tensors with several elements (see `[3, 4]`
+#    above).
+#    </details>
+#
+# 2. **Change one thing.** Run the gradient-accumulation loop with `accumulate_step=2` (still four
+#    micro-batches of 4). When do the weights move, and does the result still match one step on all
+#    16 samples?
+#
+#    <details><summary>Solution</summary>
+#
+#    They move after micro-batches 1 and 3: two updates, each with the mean gradient of 8 samples.
+#    The result no longer matches (`close: False`): two steps of SGD, the second from weights the
+#    first has moved, are not one step with the whole batch's gradient. Accumulation equals the big
+#    batch only when it covers the whole batch before updating.
+#    </details>

@@ -360,3 +360,27 @@ print(sorted(ms.load_checkpoint(latest)), "->",
 #
 # **Next:** lesson 07 looks inside evaluation: `WithEvalCell`, metrics, and networks that share
 # weights.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Train a fresh LinearNet for two epochs (10 steps each) with
+#    `CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=2)` into an empty directory.
+#    Which files are left?
+#
+#    <details><summary>Solution</summary>
+#
+#    `linear-2_8.ckpt` and `linear-2_10.ckpt`. It saves at steps 3, 6, 9, 12, 15 and 18 (`2_8` is
+#    epoch 2, step 8 of that epoch), and once more when training ends, at step 20 (`2_10`), then keeps
+#    the newest two. MindSpore 2.10 leaves the same two files.
+#    </details>
+#
+# 2. **Predict, then run.** Save the training network with
+#    `ms.save_checkpoint(model.train_network, "moments.ckpt", choice_func=lambda name: name.startswith("moments"))`.
+#    Which keys does `ms.load_checkpoint("moments.ckpt")` hold?
+#
+#    <details><summary>Solution</summary>
+#
+#    `moments.fc.bias` and `moments.fc.weight`: only Momentum's state. `choice_func` sees each
+#    parameter's name (`p.name`, not its path `optimizer.moments.fc.weight` in the training step).
+#    </details>

@@ -310,3 +310,26 @@ try:
     ms.DatasetHelper(line_dataset(), dataset_sink_mode=True)
 except RuntimeError:
     print("DatasetHelper(..., dataset_sink_mode=True) raises RuntimeError")
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** `ds.NumpySlicesDataset(np.arange(10), ["x"], shuffle=False).batch(4)`:
+#    how many batches, and what is in the last one?
+#
+#    <details><summary>Solution</summary>
+#
+#    Three: `[0, 1, 2, 3]`, `[4, 5, 6, 7]` and the short `[8, 9]` (`drop_remainder=False` is the
+#    default).
+#    </details>
+#
+# 2. **Change one thing.** Compare `.batch(4, drop_remainder=True).repeat(2)` with
+#    `.repeat(2).batch(4)` on the same ten rows. How many batches does each give, and why?
+#
+#    <details><summary>Solution</summary>
+#
+#    Four and five. Batching first drops `[8, 9]` and then repeats two full batches; repeating first
+#    makes one stream of 20 rows, which batches evenly into five, one of them spanning the two
+#    passes (`[8, 9, 0, 1]`). The order of `batch` and `repeat` matters. (MindSpore 2.10 gives the
+#    same batches.)
+#    </details>

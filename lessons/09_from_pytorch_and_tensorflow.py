@@ -298,3 +298,26 @@ print("fc3.bias moved by the update:", not np.array_equal(before, network.fc3.bi
 # the same three steps as PyTorch's `backward()` and `step()`, written as function calls. Wrap
 # them in a function decorated with `@ms.jit` and the whole step compiles into one graph, like
 # `TrainOneStepCell` (and like TensorFlow's `@tf.function`).
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** How many numbers does MindSpore's LeNet5 learn
+#    (`sum(p.size for p in network.trainable_params())`), and how many more would PyTorch's have
+#    with its default `bias=True` in both convolutions?
+#
+#    <details><summary>Solution</summary>
+#
+#    61,684: 150 + 2,400 for the convolutions (no bias), 48,120 + 10,164 + 850 for the three `Dense`
+#    layers. PyTorch's default conv biases add 6 + 16 = 22, for 61,706.
+#    </details>
+#
+# 2. **Predict, then run.** Call `grad_fn(x, label)` twice and compare the two gradient tuples. What
+#    would happen in PyTorch if you called `loss.backward()` twice without `zero_grad()`?
+#
+#    <details><summary>Solution</summary>
+#
+#    The two MindSpore calls return equal gradients: nothing is stored between calls. In PyTorch the
+#    second `backward()` adds to `.grad`, which then holds twice the gradient, which is why every
+#    PyTorch loop calls `zero_grad()`.
+#    </details>

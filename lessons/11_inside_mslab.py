@@ -541,3 +541,26 @@ print("\n".join(difflib.unified_diff(plain_code.splitlines(), fast_code.splitlin
 # (`mslab/core/hooks.py`, `mslab/fast/`). Each file starts with a docstring that says what it is for;
 # `show` works on anything you want to read next, and `ms.lab.plain()` lets you watch the plain path
 # in any lesson.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** `Mul().bprop(a, b, out, dout)` with `a = [1, 2, 3]`, `b = [4, 5, 6]`
+#    (as Tensors) and `dout` all ones: what does it return?
+#
+#    <details><summary>Solution</summary>
+#
+#    `([4, 5, 6], [1, 2, 3])`: the gradient of `a * b` with respect to `a` is `dout * b`, and with
+#    respect to `b` is `dout * a`. Each rule is that short; `backprop` chains them.
+#    </details>
+#
+# 2. **Change one thing.** Record the whole training step, `with ms.record() as tape: train(x, y)`,
+#    instead of `train.network(x, y)`. Which operators appear besides the forward's?
+#
+#    <details><summary>Solution</summary>
+#
+#    The `Fill` that makes `sens`, the backward's operators (the bprop rules run as operators too:
+#    `MatMul`s, `Mul`, `Neg`, `RealDiv`, `BiasAddGrad`, ...), one `ApplyMomentum` per weight, the
+#    `AssignAdd` of `global_step`, and the `Depend` that returns the loss. In PYNATIVE mode the whole
+#    step is one recording, in the order it ran.
+#    </details>
