@@ -124,6 +124,7 @@ print(os.path.basename(ckpt_cb.latest_ckpt_file_name))
 # its own IR text there (the text `print(ms.trace(...))` shows in lesson 02), so you can read it:
 
 # %%
+# mslab only (the whole cell)
 with open("./checkpoint/linear-graph.meta") as f:
     print("".join(f.readlines()[:4]))
 

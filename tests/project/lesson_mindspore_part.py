@@ -8,7 +8,8 @@ anything only mslab has:
 * a name MindSpore 2.10 does not have in the same namespace (``ms.trace``, ``ms.record``, ``ds.digits_path``),
   read from the names captured from MindSpore 2.10 (``mslab/_data/mindspore_2_10_names.json``);
 * a variable made only on dropped lines (``graph = ms.trace(...)  # mslab only``, then ``graph.nodes``);
-* an attribute only mslab's objects have (the transfer counters, a traced graph's ``meta``).
+* an attribute only mslab's objects have (the transfer counters, a traced graph's ``meta``), or a
+  ``-graph.meta`` file, which mslab writes as text and MindSpore as binary protobuf.
 
 ``python tests/project/lesson_mindspore_part.py 00`` prints lesson 00's MindSpore part with ``mslab`` spelled
 ``mindspore``: a script to run where MindSpore is installed.
@@ -159,7 +160,9 @@ def findings(path: Path) -> list[str]:
     for start, tree in trees:
         for node in ast.walk(tree):
             line = f"{path.name}:{start + getattr(node, 'lineno', 1) - 1}"
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted:
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith("graph.meta"):
+                problems.append(f"{line}: reads {node.value}, which MindSpore writes as binary protobuf, not text")
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in tainted:
                 problems.append(f"{line}: uses {node.id}, made only on lines marked # mslab only")
             elif isinstance(node, ast.Attribute):
                 if node.attr in MSLAB_ONLY_ATTRIBUTES:

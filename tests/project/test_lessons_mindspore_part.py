@@ -24,7 +24,7 @@ def test_the_check_finds_what_only_mslab_has(tmp_path):
         "# %%\nimport mslab as ms\nimport mslab.dataset as ds\nfrom mslab import nn\n"
         "from mslab.widgets import LossPlot  # mslab only\n\n"
         "# %%\ngraph = ms.trace(nn.Dense(2, 2), ms.Tensor([[1.0, 2.0]]))  # mslab only\nprint(graph.nodes)\n"
-        "plot = LossPlot()\nprint(ds.digits_path(), model.transfer_counts)\n\n"
+        "plot = LossPlot()\nprint(ds.digits_path(), model.transfer_counts)\nprint(open('ck/net-graph.meta').read())\n\n"
         "# %%\n# mslab only (the whole cell)\nimport mslab.viz as viz\nviz.forward_graph(ms.record())\n\n"
         "# %%\nwith ms.record() as tape:  # mslab only\n    y = 2\n")
     assert part.findings(lesson) == [
@@ -32,7 +32,8 @@ def test_the_check_finds_what_only_mslab_has(tmp_path):
         "99_example.py:13: uses LossPlot, made only on lines marked # mslab only",
         "99_example.py:14: reads .transfer_counts, which only mslab's objects have",
         "99_example.py:14: uses ds.digits_path, which MindSpore 2.10 lacks",
-        "99_example.py:23: the cell does not parse once its mslab-only lines are dropped (unexpected indent)",
+        "99_example.py:15: reads ck/net-graph.meta, which MindSpore writes as binary protobuf, not text",
+        "99_example.py:24: the cell does not parse once its mslab-only lines are dropped (unexpected indent)",
     ]
 
 
