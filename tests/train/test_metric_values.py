@@ -72,3 +72,5 @@ def test_metric_numbers_print_bare_as_mindspore_users_see_them():
     result = {"Accuracy": acc.eval()}
     assert isinstance(result["Accuracy"], np.float64)
     assert repr(result) == "{'Accuracy': 0.6666666666666666}"
+    assert repr({"Accuracy": round(result["Accuracy"], 4)}) == "{'Accuracy': 0.6667}"  # numpy 1.26: the same
+    assert round(result["Accuracy"]) == 1 and type(round(result["Accuracy"])) is int

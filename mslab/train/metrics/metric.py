@@ -39,11 +39,15 @@ class MetricValue(np.float64):
 
     MindSpore 2.10 runs on numpy 1.x, where a float64 prints as the bare number; numpy 2 prints it as
     ``np.float64(0.93)``. This subclass keeps the bare number, so ``print(model.eval(data))`` shows
-    ``{'Accuracy': 0.93}`` as MindSpore users see it; arithmetic on it gives plain float64s.
+    ``{'Accuracy': 0.93}`` as MindSpore users see it, rounded (``round(acc, 4)``) too; other arithmetic on it
+    gives plain float64s.
     """
 
     def __repr__(self):
         return repr(float(self))
+
+    def __round__(self, ndigits=None):
+        return round(float(self)) if ndigits is None else MetricValue(np.float64(self).__round__(ndigits))
 
 
 class Metric:
