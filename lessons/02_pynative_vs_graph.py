@@ -392,7 +392,9 @@ print("same seed, same weights:", np.array_equal(first, second))
 # and runs `n` steps on the device before returning one result. Callbacks then fire once per sink,
 # not once per step. On a CPU (`device_target="CPU"`) MindSpore ignores `dataset_sink_mode` and trains
 # step by step; the sinking needs a device, so this cell asks for "Ascend", which mslab simulates on
-# the CPU while counting the host↔device transfers. Lesson 08 looks at sinking in detail.
+# the CPU while counting the host↔device transfers. (The CPU build of MindSpore 2.10 refuses it:
+# `RuntimeError: Unsupported device target Ascend`; on MindSpore this cell needs an Ascend machine.)
+# Lesson 08 looks at sinking in detail.
 
 # %%
 import mslab.dataset as ds

@@ -157,6 +157,8 @@ print("numpy:", type(row["data"]).__name__, row["data"].dtype)
 # Without sinking, `sink_size` is ignored. mslab has no device: with `device_target="Ascend"` it
 # **simulates** one (and says so), and counts every host-device exchange in
 # `model.transfer_counts`, which exists only in mslab. Sinking needs GRAPH mode, as in `train.md`.
+# (The CPU build of MindSpore 2.10 refuses `device_target="Ascend"` with `RuntimeError: Unsupported
+# device target Ascend`: on MindSpore, this part needs an Ascend machine.)
 
 # %%
 import warnings
