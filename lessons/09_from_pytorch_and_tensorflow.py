@@ -89,8 +89,16 @@ model = ms.Model(network, net_loss, net_opt, metrics={"accuracy": nn.Accuracy()}
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+from IPython.display import display  # mslab only: shows the widget
+
+from mslab.widgets import LossPlot  # mslab only
+
 ms.set_context(mode=ms.GRAPH_MODE)
-model.train(5, ds_train, callbacks=[ms.LossMonitor(46)])                             # 5-7. train
+callbacks = [ms.LossMonitor(46)]
+plot = LossPlot(title="LeNet-5 in MindSpore's API")  # mslab only
+display(plot)  # mslab only
+callbacks.append(plot)  # mslab only
+model.train(5, ds_train, callbacks=callbacks)                                        # 5-7. train
 print("test accuracy:", round(model.eval(create_dataset("test"))["accuracy"], 2))
 
 # %% [markdown]
@@ -235,7 +243,7 @@ panel
 # |---|---|---|
 # | `nn.Cell`, `construct` | `torch.nn.Module`, `forward` | `tf.keras.Model`, `call` |
 # | `nn.Dense` | `torch.nn.Linear` | `tf.keras.layers.Dense` |
-# | `nn.Conv2d(..., pad_mode="valid")`, no bias by default | `torch.nn.Conv2d` (padding 0), a bias by default | `tf.keras.layers.Conv2D` (`padding="valid"`), a bias by default |
+# | `nn.Conv2d(..., pad_mode="valid")` ¹ | `torch.nn.Conv2d` (padding 0) | `tf.keras.layers.Conv2D` (`padding="valid"`) |
 # | `net.trainable_params()` | `net.parameters()` | `model.trainable_variables` |
 # | `nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")` | `torch.nn.CrossEntropyLoss()` | `SparseCategoricalCrossentropy(from_logits=True)` |
 # | `nn.Momentum(params, lr, momentum)` | `torch.optim.SGD(params, lr, momentum=...)` | `tf.keras.optimizers.SGD(lr, momentum=...)` |
@@ -243,6 +251,9 @@ panel
 # | `optimizer(grads)` | `optimizer.step()` | `optimizer.apply_gradients(...)` |
 # | `Model.train(epochs, dataset)` | a loop you write | `model.fit` |
 # | `net.set_train(True/False)` | `net.train()` / `net.eval()` | `training=True/False` per call |
+#
+# ¹ MindSpore's `nn.Conv2d` has no bias by default (`has_bias=False`) and pads `"same"` by default;
+# PyTorch's and Keras's convolutions have a bias by default and do not pad.
 
 # %% [markdown]
 # ## Where MindSpore differs
