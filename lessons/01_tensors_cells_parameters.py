@@ -169,6 +169,13 @@ print("CellList:  ", [p.name for p in CellListNet().trainable_params()])
 # gradient and the optimizer. Both are built with `auto_prefix=False`, so the names do not grow
 # prefixes: inside the wrapped network the weight is still `fc.weight`. The optimizer keeps its own
 # state per parameter, named after it (`moments.fc.weight` for Momentum).
+#
+# Two kinds of name meet here. `p.name` is the Parameter's own name: what optimizers match and
+# checkpoints save. `parameters_and_names()` yields instead the *path* where it found each Parameter:
+# the Cell's attribute path, a dot, the attribute. So in the training step the optimizer's state shows
+# as `optimizer.moments.fc.weight` (it sits in the Cell `optimizer`), while its name, and the key a
+# checkpoint of `train_net` stores, is `moments.fc.weight`. (`fc.weight` has no prefix because
+# `TrainOneStepCell` itself holds the weights, in `self.weights`, and the walk meets them there first.)
 
 # %%
 crit = nn.MSELoss()
@@ -179,7 +186,8 @@ train_net.set_train()
 
 print("WithLossCell:    ", [p.name for p in net_with_criterion.trainable_params()])
 print("optimizer.parameters:", [p.name for p in opt.parameters])
-print("TrainOneStepCell:", [name for name, _ in train_net.parameters_and_names()])
+print("TrainOneStepCell paths:", [name for name, _ in train_net.parameters_and_names()])
+print("their p.name:          ", [p.name for _, p in train_net.parameters_and_names()])
 
 # %% [markdown]
 # ## Weight sharing
@@ -227,3 +235,40 @@ except TypeError as e:
 # %% [markdown]
 # **Next:** lesson 02 shows what happens when you call a Cell: right away (PYNATIVE mode), or
 # compiled into a graph first (GRAPH mode).
+
+# %% [markdown]
+# ## Exercises
+#
+# Predict first, then write the code in a new cell and run it.
+#
+# 1. **Predict, then run.** What does
+#    `[n for n, _ in nn.SequentialCell([nn.Dense(2, 3), nn.ReLU(), nn.Dense(3, 1)]).parameters_and_names()]`
+#    print?
+#
+#    <details><summary>Solution</summary>
+#
+#    `['0.weight', '0.bias', '2.weight', '2.bias']`. `SequentialCell` names its children by position,
+#    and `ReLU` (child `1`) has no parameters, so no `1.` names appear. MindSpore 2.10 prints the same.
+#    </details>
+#
+# 2. **Change one thing.** Write a Cell whose `__init__` assigns `self.fc = nn.Dense(2, 2)` *first*
+#    and a `self.scale = Parameter(...)` *after* it. In which order does `parameters_and_names()`
+#    list `scale`, `fc.weight` and `fc.bias`?
+#
+#    <details><summary>Solution</summary>
+#
+#    `['scale', 'fc.weight', 'fc.bias']`: a Cell's own Parameters come before its children's, whatever
+#    order you assigned them in (the walk visits the Cell itself, then each child). MindSpore 2.10
+#    gives the same order.
+#    </details>
+#
+# 3. **Predict, then run.** `train_net` above has taken one step. Call `train_net(x, y)` once more and
+#    print `opt.global_step`. What is it, and why does the optimizer keep it?
+#
+#    <details><summary>Solution</summary>
+#
+#    `[2]`: every call of the optimizer adds one. Learning-rate schedules (a list or a
+#    `LearningRateSchedule`) read it to pick the step's learning rate. It is a Parameter like the
+#    moments, so a checkpoint of `train_net` saves it (as `global_step`) and training resumes at the
+#    right step.
+#    </details>

@@ -115,12 +115,12 @@ print("identical:", np.array_equal(eager.asnumpy(), compiled.asnumpy()))
 # mslab's IR follows that idea.)
 
 # %%
-graph = ms.trace(mlp, x)  # mslab only
-print(graph)
+print(ms.trace(mlp, x))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-import mslab.viz as viz  # mslab only
+# mslab only (the whole cell)
+import mslab.viz as viz
 
 viz.forward_graph(mlp, x)
 
@@ -171,11 +171,12 @@ branch = Branch()
 print(branch(v), branch(-v))
 
 # %% [markdown]
-# mslab shows the compiled form as one `If` node that holds both branches as subgraphs. MindSpore's
-# own IR (saved with `set_context(save_graphs=True)`) shows the same idea as a `Switch` node that picks
-# one of two subgraphs: `Switch(%cond, @..._construct_✓, @..._construct_✗)`. The subgraphs take what
-# they read from outside as inputs (`%x`), and `TupleGetItem` picks the `if`'s result out of the
-# node's output.
+# mslab shows the compiled form as one `If` node that holds both branches as subgraphs; the
+# subgraphs take what they read from outside as inputs (`%x`), and in mslab's IR a `TupleGetItem`
+# takes the `if`'s result out of the `If` node's output. MindSpore's own IR (saved with
+# `set_context(save_graphs=True)`) writes the same idea in two steps: a `Switch` node
+# `Switch(%cond, @..._construct_✓, @..._construct_✗)` returns one of the two subgraphs *as a value*,
+# and the next node calls the subgraph it returned, which gives the `if`'s result.
 
 # %%
 print(ms.trace(branch, v))  # mslab only
@@ -391,7 +392,9 @@ print("same seed, same weights:", np.array_equal(first, second))
 # and runs `n` steps on the device before returning one result. Callbacks then fire once per sink,
 # not once per step. On a CPU (`device_target="CPU"`) MindSpore ignores `dataset_sink_mode` and trains
 # step by step; the sinking needs a device, so this cell asks for "Ascend", which mslab simulates on
-# the CPU while counting the host↔device transfers. Lesson 08 looks at sinking in detail.
+# the CPU while counting the host↔device transfers. (The CPU build of MindSpore 2.10 refuses it:
+# `RuntimeError: Unsupported device target Ascend`; on MindSpore this cell needs an Ascend machine.)
+# Lesson 08 looks at sinking in detail.
 
 # %%
 import mslab.dataset as ds
@@ -453,3 +456,37 @@ ms.set_context(device_target="CPU")
 #
 # **Next:** lesson 03 shows the other thing a graph makes possible: deriving the backward pass from
 # the forward graph's structure.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** In `Branch`, change the condition to `x.sum() > 10`. What do
+#    `branch(v)`, `ms.grad(branch)(v)`, `branch(v * 10)` and `ms.grad(branch)(v * 10)` give (with
+#    `v = [1, 2, 3]`), in GRAPH mode and in PYNATIVE mode?
+#
+#    <details><summary>Solution</summary>
+#
+#    `v` sums to 6, so the `if` is not taken: `[1, 2, 3]` with gradient `[1, 1, 1]`. `v * 10` sums to
+#    60: `[20, 40, 60]` with gradient `[2, 2, 2]`. Both modes agree, and MindSpore 2.10 gives the same:
+#    the condition is a tensor's value, so the graph keeps both branches and picks one when it runs.
+#    </details>
+#
+# 2. **Predict, then run.** How many times does `Doubling`'s loop run for `v * 0.5` = `[0.5, 1, 1.5]`,
+#    and what is the gradient?
+#
+#    <details><summary>Solution</summary>
+#
+#    The sum starts at 3 and doubles until it reaches 100: 3, 6, 12, 24, 48, 96, 192, so six times.
+#    The result is `[32, 64, 96]` and the gradient `2**6 = 64` for every element. The `While` node's
+#    backward runs the body's backward once per iteration.
+#    </details>
+#
+# 3. **Change one thing.** In `Unrolled`, set `self.repeats = 5` and call it on a tensor of shape
+#    `(3, 3)`. How many `Add` nodes and how many `Mul` nodes does `ms.trace` show?
+#
+#    <details><summary>Solution</summary>
+#
+#    Five `Add` nodes (the loop is unrolled while compiling: `repeats` is a constant) and no `Mul`:
+#    `x.shape[0] == 2` is a constant condition too, false for shape `(3, 3)`, so the compiler drops
+#    the `if` and its `Mul`. The graph has no control flow at all.
+#    </details>

@@ -205,6 +205,7 @@ print(ms.trace(ops.GradOperation()(net), x, y))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 viz.backward_graph(net, x, y, weights=(), grad_position=(0,))  # no weights: the gradient for x only
 
 # %% [markdown]
@@ -229,11 +230,12 @@ linear = LinearNet()
 loss_net = nn.WithLossCell(linear, nn.MSELoss())
 data = Tensor(np.array([[1.0], [2.0], [3.0], [4.0]], np.float32))
 label = 2 * data + 3
-picture = viz.backward_graph(loss_net, data, label)
-print(picture.text("backward"))
+picture = viz.backward_graph(loss_net, data, label)  # mslab only
+print(picture.text("backward"))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 picture
 
 # %% [markdown]
@@ -270,8 +272,9 @@ print(ms.trace(ms.grad(Times3()), v))  # mslab only
 # so it prints and draws the same way.
 
 # %%
+# mslab only (the whole cell)
 ms.set_context(mode=ms.PYNATIVE_MODE)
-with ms.record() as tape:  # mslab only
+with ms.record() as tape:
     loss = loss_net(data, label)
 print("loss:", loss)
 print(tape.graph)
@@ -293,7 +296,8 @@ print(tape.graph)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import TapeView  # mslab only
+# mslab only (the whole cell)
+from mslab.widgets import TapeView
 
 TapeView(loss_net, data, label)
 
@@ -311,3 +315,36 @@ for p, a, b in zip(weights, eager, compiled):
 # %% [markdown]
 # **Next:** lesson 04 puts gradients to work: `TrainOneStepCell` computes them and hands them to the
 # optimizer, and you can watch one step happen stage by stage.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Set `z` to 2 (`net.z.set_data(Tensor(np.array([2.0], np.float32)))`) and
+#    compute `GradNetWrtX(net)(x, y)` again. What changes?
+#
+#    <details><summary>Solution</summary>
+#
+#    Every number doubles, to `[9.02, 5.4, 7.2]` in both rows: the gradient of `sum((x * z) @ y)` with
+#    respect to `x[i, k]` is `z` times the sum of row `k` of `y`. Mul's bprop multiplies the incoming
+#    gradient by the other input, `z`.
+#    </details>
+#
+# 2. **Predict, then run.** With `z` back at 1, call `ops.GradOperation(sens_param=True)(net)(x, y, sens)`
+#    with `sens` a `(2, 3)` tensor of 2s. Which earlier result does it equal, and why?
+#
+#    <details><summary>Solution</summary>
+#
+#    The one from exercise 1: `[9.02, 5.4, 7.2]` in both rows. `sens` of all 2s is the gradient of
+#    `2 * sum(out)`, and the backward is linear in `sens`, so everything doubles, exactly as doubling
+#    `z` did here.
+#    </details>
+#
+# 3. **Predict, then run.** What is the gradient with respect to the weight `z` itself (`get_by_list=True`)
+#    at `z = 1`? Check it against one line of numpy.
+#
+#    <details><summary>Solution</summary>
+#
+#    `d sum((x * z) @ y) / dz = sum(x @ y)`, which is `21.536` here:
+#    `(x.asnumpy() @ y.asnumpy()).sum()` gives the same number. A scalar weight used everywhere gets
+#    the sum of its contributions, which is how the backward of a broadcast works.
+#    </details>

@@ -9,7 +9,6 @@
 import numpy as np
 
 import mslab as ms
-import mslab.viz as viz  # mslab only
 from mslab import ParameterTuple, Tensor, nn, ops
 from mslab.common.initializer import Normal
 
@@ -48,17 +47,33 @@ print("weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy())
 # %% [markdown]
 # ## Inside `TrainOneStepCell`
 #
-# This is its `construct` in MindSpore, four lines:
+# This is its `construct` in MindSpore 2.10, shortened (the `return_grad` option and the graceful
+# exit left out). `TrainOneStepCell(network, optimizer, sens=None)`: with no `sens` given, the step
+# takes `_no_sens_impl`, whose `GradOperation` has no `sens` input and starts the backward from 1;
+# given a number, `construct` fills a `sens` tensor with it and passes it in:
 #
 # ```python
 # def construct(self, *inputs):
+#     if not self.sense_flag:                                   # sens=None (the default)
+#         return self._no_sens_impl(*inputs)
 #     loss = self.network(*inputs)                              # 1. forward: the loss
-#     sens = F.fill(loss.dtype, loss.shape, self.sens)          # 2. sens: where backward starts (1.0)
+#     sens = ops.fill(loss.dtype, loss.shape, self.sens)        # 2. sens: where backward starts
 #     grads = self.grad(self.network, self.weights)(*inputs, sens)   # 3. backward: GradOperation(get_by_list=True, sens_param=True)
 #     grads = self.grad_reducer(grads)                          #    (average across devices; identity on one)
-#     loss = F.depend(loss, self.optimizer(grads))              # 4. update, then return the loss from BEFORE it
+#     loss = ops.depend(loss, self.optimizer(grads))            # 4. update, then return the loss from BEFORE it
+#     return loss
+#
+# def _no_sens_impl(self, *inputs):
+#     loss = self.network(*inputs)
+#     grads = self.grad_no_sens(self.network, self.weights)(*inputs)   # GradOperation(get_by_list=True): sens is 1
+#     grads = self.grad_reducer(grads)
+#     loss = ops.depend(loss, self.optimizer(grads))
 #     return loss
 # ```
+#
+# Both compute the same gradients when `sens` is 1: a backward seeded with 1 is the plain gradient
+# of the loss. mslab's `nn.TrainOneStepCell` always takes the first path, with `sens` 1.0 when none is
+# given, so that its graph shows the `sens` node you will meet below.
 #
 # The network is called twice, for the loss and inside `GradOperation`, yet MindSpore runs **one**
 # forward pass per step: GRAPH mode merges the two calls, PYNATIVE mode reuses the forward it has
@@ -175,6 +190,9 @@ print(ms.trace(train_net, x, y))  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
+import mslab.viz as viz
+
 viz.training_graph(train_net, x, y)
 
 # %% [markdown]
@@ -193,7 +211,8 @@ viz.training_graph(train_net, x, y)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import CompilePipeline  # mslab only
+# mslab only (the whole cell)
+from mslab.widgets import CompilePipeline
 
 pipeline = CompilePipeline(mine, x, y)
 pipeline
@@ -213,7 +232,8 @@ print(pipeline.counts)  # mslab only: nodes after each stage
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import StepThrough  # mslab only
+# mslab only (the whole cell)
+from mslab.widgets import StepThrough
 
 stepper = StepThrough(train_net, x, y)
 stepper
@@ -230,6 +250,7 @@ stepper
 # of the network: same seed, so the same starting weights.
 
 # %%
+# mslab only (the whole cell)
 ms.set_seed(1)
 twin = LinearNet()
 twin_train = nn.TrainOneStepCell(nn.WithLossCell(twin, nn.MSELoss()),
@@ -246,6 +267,7 @@ print(repr(walk))
 
 
 # %%
+# mslab only (the whole cell)
 def number(summary):
     return summary["numbers"][0]
 
@@ -260,6 +282,7 @@ for p in walk.values["params"]:
 # gradient:
 
 # %%
+# mslab only (the whole cell)
 for p in walk.values["params"]:
     by_hand = number(p["before"]) - 0.005 * (0.9 * 0.0 + number(p["gradient"]))
     print(f"{p['name']:10s} by hand {by_hand:.5g}   stepped {number(p['after']):.5g}")
@@ -270,11 +293,11 @@ print("the twin's weight now:", twin.fc.weight.asnumpy().ravel())
 #
 # With `TrainOneStepCell` built, a training loop is just calling it on each batch. This is the loop
 # from MindSpore's "build a training network" tutorial, on its generated `y = 2x + 3` data with
-# noise. `LossPlot` draws the loss as it goes.
+# noise, for eight epochs of ten batches. `LossPlot` draws the loss as it goes.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from IPython.display import display
+from IPython.display import display  # mslab only: shows the widget
 
 import mslab.dataset as ds
 from mslab.widgets import LossPlot  # mslab only
@@ -303,17 +326,30 @@ train_net = nn.TrainOneStepCell(net_with_criterion, opt)
 train_net.set_train()
 
 train_dataset = create_dataset(num_data=160)
-plot = LossPlot(title="LinearNet, a hand-written loop")
-display(plot)
+plot = LossPlot(title="LinearNet, a hand-written loop")  # mslab only
+display(plot)  # mslab only
 step = 0
-epochs = 2
-for _ in range(epochs):
+epochs = 8
+for epoch in range(epochs):
+    seen = []  # the weight after each step of this epoch
     for d in train_dataset.create_dict_iterator():
         result = train_net(d["data"], d["label"])
         step += 1
-        plot.update(step, loss=result)
-        print(result)
-plot.finish()
+        plot.update(step, loss=result)  # mslab only
+        seen.append(net.fc.weight.asnumpy().item())
+    print(f"epoch {epoch + 1}: loss {result}, weight between {min(seen):.2f} and {max(seen):.2f},",
+          f"bias {net.fc.bias.asnumpy().item():.2f}")
+plot.finish()  # mslab only
+
+# %% [markdown]
+# How to read it. The first loss is large (the weights start near 0, the targets reach ±23). It falls
+# fast, but not smoothly: the weight's gradient is strong (`x` is spread over ±10), and momentum
+# carries the weight past 2 and back, swinging between roughly 0.8 and 3.7 in the first epoch; the
+# swings shrink epoch by epoch (the printed range narrows around 2), and the loss jumps with them.
+# The bias, whose gradient is weaker, moves more slowly towards 3 (it overshoots a little too, to
+# about 3.5, and comes back). And the loss never reaches 0:
+# it levels out near **1**, because the data has noise of standard deviation 1, so even the true
+# line `y = 2x + 3` has a mean squared error of about 1 on it.
 
 # %% [markdown]
 # `train.md`'s own custom loop goes one step further: `DatasetHelper` with `dataset_sink_mode=True`
@@ -330,7 +366,7 @@ plot.finish()
 # %%
 # NBVAL_IGNORE_OUTPUT
 model = ms.Model(train_net)
-model.train(1, train_dataset, callbacks=[ms.LossMonitor(5)])
+model.train(2, train_dataset, callbacks=[ms.LossMonitor(10)])
 print("learned: weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.asnumpy(), "(target 2 and 3)")
 
 # %% [markdown]
@@ -347,3 +383,41 @@ print("learned: weight", net.fc.weight.asnumpy().ravel(), "bias", net.fc.bias.as
 # are ordinary return values of the backward graph.
 #
 # That is the whole training step. You have seen every node of it.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Build the LinearNet training step of the first part again (seed 1) with
+#    `nn.TrainOneStepCell(..., sens=2.0)` and take one step on the same `x`, `y`. What happens to the
+#    returned loss, and to the weight's change?
+#
+#    <details><summary>Solution</summary>
+#
+#    The loss is the same (24.7668: it is computed before the update, and `sens` does not touch the
+#    forward). The weight moves twice as far (0.1393 instead of 0.0697): `sens` seeds the backward,
+#    every gradient is multiplied by it, and Momentum's first step is `learning_rate * gradient`.
+#    MindSpore 2.10 gives the same numbers. That is how loss scaling (lesson 05) works, and why it
+#    must divide the gradients back.
+#    </details>
+#
+# 2. **Change one thing.** In the hand-written loop, set `momentum=0.0` and train again. Does the
+#    weight still go past 2 and come back?
+#
+#    <details><summary>Solution</summary>
+#
+#    No: without momentum each step only follows the current gradient, and the weight rises to about
+#    2 within the first epoch and stays there. But the bias, whose gradient is weak, now creeps: it is
+#    still below 2 after eight epochs. Momentum adds up past steps (`v = 0.9 * v + gradient`): that
+#    speeds up the slow direction (the bias reaches 3 within three epochs) at the price of swings in
+#    the fast one.
+#    </details>
+#
+# 3. **Predict, then run.** In `get_data`, make the noise smaller: `np.random.normal(0, 0.5)`. Near
+#    which value does the loss level out now?
+#
+#    <details><summary>Solution</summary>
+#
+#    Near 0.25, the noise's variance (0.5²), instead of 1: the mean squared error of even the perfect
+#    line is the noise's variance. The loss curve's floor tells you how noisy the data is. (Single
+#    batches of 16 scatter around it: 0.17 to 0.3 here.)
+#    </details>

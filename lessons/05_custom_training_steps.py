@@ -78,7 +78,7 @@ class BertTrainOneStepCell(nn.TrainOneStepCell):
         loss = self.network(*inputs)
         grads = self.grad(self.network, weights)(*inputs, self.cast(ops.tuple_to_array((self.sens,)), mstype.float32))
         if self.enable_clip_grad:
-            # 进行梯度截断
+            # clip the gradients
             grads = self.hyper_map(ops.partial(clip_grad, GRADIENT_CLIP_TYPE, GRADIENT_CLIP_VALUE), grads)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
@@ -442,26 +442,28 @@ for step, inputs in enumerate((x, bad_x, bad_x, x, x, x, x)):
 # MindSpore's migration guide ends its training chapter with a functional training flow: a plain
 # Python class, two losses added into one, `value_and_grad` with `has_aux=True` (the gradient is of
 # the first output; `loss1` and `loss2` come along for printing), a static loss scale, `all_finite`,
-# and an `@ms.jit` training step. Here it is verbatim, with `mindspore` replaced by `mslab`:
+# and an `@ms.jit` training step. Here it is verbatim, with `mindspore` replaced by `mslab` and the
+# guide's Chinese comments translated into English (the originals are in the folded note below).
 
 # %%
 from mslab.amp import StaticLossScaler, all_finite  # noqa: F811 (the guide's own imports, kept)
 
 
 class Trainer:
-    """一个有两个loss的训练示例"""
+    """A training example with two losses"""
     def __init__(self, net, loss1, loss2, optimizer, train_dataset, loss_scale=1.0, eval_dataset=None, metric=None):
         self.net = net
         self.loss1 = loss1
         self.loss2 = loss2
         self.opt = optimizer
         self.train_dataset = train_dataset
-        self.train_data_size = self.train_dataset.get_dataset_size()    # 获取训练集batch数
+        self.train_data_size = self.train_dataset.get_dataset_size()    # the number of batches in the training set
         self.weights = self.opt.parameters
-        # 注意value_and_grad的第一个参数需要是需要做梯度求导的图，一般包含网络和loss。这里可以是一个函数，也可以是Cell
+        # Note: value_and_grad's first argument must be the graph to differentiate, usually the network and
+        # the loss. It can be a function or a Cell
         self.value_and_grad = ms.value_and_grad(self.forward_fn, None, weights=self.weights, has_aux=True)
 
-        # 分布式场景使用
+        # used in distributed training
         self.grad_reducer = self.get_grad_reducer()
         self.loss_scale = StaticLossScaler(loss_scale)
         self.run_eval = eval_dataset is not None
@@ -473,14 +475,14 @@ class Trainer:
     def get_grad_reducer(self):
         grad_reducer = ops.identity
         parallel_mode = ms.get_auto_parallel_context("parallel_mode")
-        # 判断是否是分布式场景，分布式场景的设置参考上面通用运行环境设置
+        # is this distributed training? (its settings: see the general environment setup above)
         reducer_flag = (parallel_mode != ms.ParallelMode.STAND_ALONE)
         if reducer_flag:
             grad_reducer = nn.DistributedGradReducer(self.weights)
         return grad_reducer
 
     def forward_fn(self, inputs, labels):
-        """正向网络构建，注意第一个输出必须是最后需要求梯度的那个输出"""
+        """The forward network; note that the first output must be the one the gradient is taken of"""
         logits = self.net(inputs)
         loss1 = self.loss1(logits, labels)
         loss2 = self.loss2(logits, labels)
@@ -488,7 +490,7 @@ class Trainer:
         loss = self.loss_scale.scale(loss)
         return loss, loss1, loss2
 
-    @ms.jit    # jit加速，需要满足图模式构建的要求，否则会报错
+    @ms.jit    # jit for speed: the code must follow graph mode's rules, or it raises an error
     def train_single(self, inputs, labels):
         (loss, loss1, loss2), grads = self.value_and_grad(inputs, labels)
         loss = self.loss_scale.unscale(loss)
@@ -504,13 +506,13 @@ class Trainer:
         train_dataset = self.train_dataset.create_dict_iterator()
         self.net.set_train(True)
         for epoch in range(epochs):
-            # 训练一个epoch
+            # train one epoch
             for batch, data in enumerate(train_dataset):
                 loss, loss1, loss2 = self.train_single(data["image"], data["label"])
                 if batch % 100 == 0:
                     print(f"step: [{batch} /{self.train_data_size}] "
                           f"loss: {loss}, loss1: {loss1}, loss2: {loss2}", flush=True)
-            # 推理并保存最好的那个checkpoint
+            # evaluate, and save the best checkpoint
             if self.run_eval:
                 eval_dataset = self.eval_dataset.create_dict_iterator(num_epochs=1)
                 self.net.set_train(False)
@@ -521,12 +523,32 @@ class Trainer:
                 accuracy = self.metric.eval()
                 print(f"epoch {epoch}, accuracy: {accuracy}", flush=True)
                 if accuracy >= self.best_acc:
-                    # 保存最好的那个checkpoint
+                    # save the best checkpoint
                     self.best_acc = accuracy
                     ms.save_checkpoint(self.net, "best.ckpt")
                     print(f"Updata best acc: {accuracy}")
                 self.net.set_train(True)
 
+
+# %% [markdown]
+# <details><summary>The guide's comments in the original Chinese</summary>
+#
+# In the order they appear (the English above says the same):
+#
+# - `BertTrainOneStepCell.construct`: 进行梯度截断
+# - `Trainer`'s docstring: 一个有两个loss的训练示例
+# - `self.train_data_size`: 获取训练集batch数
+# - `self.value_and_grad`: 注意value_and_grad的第一个参数需要是需要做梯度求导的图，
+#   一般包含网络和loss。这里可以是一个函数，也可以是Cell
+# - `self.grad_reducer`: 分布式场景使用
+# - `reducer_flag`: 判断是否是分布式场景，分布式场景的设置参考上面通用运行环境设置
+# - `forward_fn`'s docstring: 正向网络构建，注意第一个输出必须是最后需要求梯度的那个输出
+# - `@ms.jit`: jit加速，需要满足图模式构建的要求，否则会报错
+# - the epoch loop: 训练一个epoch
+# - after each epoch: 推理并保存最好的那个checkpoint
+# - `if accuracy >= self.best_acc`: 保存最好的那个checkpoint
+#
+# </details>
 
 # %% [markdown]
 # To run it, it needs a network, two losses, an optimizer and datasets with `image` and `label`
@@ -608,3 +630,30 @@ print("good batch: loss", loss, "  weights unchanged:", weights_of(net) == befor
 # | all of it, as functions | seed 001's `Trainer` | `has_aux=True`, `@ms.jit`, `if state: self.opt(grads)` |
 #
 # **Next:** lesson 06 trains with `Model` and callbacks, saves checkpoints and loads the best one.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Set `GRADIENT_CLIP_TYPE = 0` (clip each element to [-1, 1]) before
+#    building `BertTrainOneStepCell`, and take the one clipped step of LinearNet again. Do the weights
+#    end somewhere else than with type 1?
+#
+#    <details><summary>Solution</summary>
+#
+#    No, the same place: `[0.1131, 0.0793]`. LinearNet's weight and bias are one number each, and the
+#    L2 norm of a one-element tensor is its absolute value, so clipping the norm to 1 and clipping the
+#    value to [-1, 1] are the same thing. They differ for tensors with several elements (see `[3, 4]`
+#    above).
+#    </details>
+#
+# 2. **Change one thing.** Run the gradient-accumulation loop with `accumulate_step=2` (still four
+#    micro-batches of 4). When do the weights move, and does the result still match one step on all
+#    16 samples?
+#
+#    <details><summary>Solution</summary>
+#
+#    They move after micro-batches 1 and 3: two updates, each with the mean gradient of 8 samples.
+#    The result no longer matches (`close: False`): two steps of SGD, the second from weights the
+#    first has moved, are not one step with the whole batch's gradient. Accumulation equals the big
+#    batch only when it covers the whole batch before updating.
+#    </details>

@@ -124,6 +124,7 @@ print(os.path.basename(ckpt_cb.latest_ckpt_file_name))
 # its own IR text there (the text `print(ms.trace(...))` shows in lesson 02), so you can read it:
 
 # %%
+# mslab only (the whole cell)
 with open("./checkpoint/linear-graph.meta") as f:
     print("".join(f.readlines()[:4]))
 
@@ -329,7 +330,9 @@ print(ms.Model(fresh, nn.MSELoss(), metrics={"mae": nn.MAE()}).eval(create_datas
 # ## Saving: what and how
 #
 # `ms.save_checkpoint(save_obj, file)` takes a Cell (all its parameters), a list of parameters or
-# of `{"name": ..., "data": ...}` dicts, or a dict of tensors. `choice_func` keeps only some names,
+# of `{"name": ..., "data": ...}` dicts, or a dict from names to Parameters or numpy arrays. (Not a
+# dict of plain Tensors: MindSpore 2.10 fails on one, with an `UnboundLocalError` from inside
+# `save_checkpoint`; wrap them in `Parameter`s or call `.asnumpy()` first.) `choice_func` keeps only some names,
 # and `append_dict` adds values of your own (an epoch number, say). `load_checkpoint` takes a
 # `choice_func` too, to leave out the optimizer's state for example. (It also has `filter_prefix`,
 # but MindSpore 2.10 warns that it "will be deprecated, please use `choice_func` instead".)
@@ -358,3 +361,27 @@ print(sorted(ms.load_checkpoint(latest)), "->",
 #
 # **Next:** lesson 07 looks inside evaluation: `WithEvalCell`, metrics, and networks that share
 # weights.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** Train a fresh LinearNet for two epochs (10 steps each) with
+#    `CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=2)` into an empty directory.
+#    Which files are left?
+#
+#    <details><summary>Solution</summary>
+#
+#    `linear-2_8.ckpt` and `linear-2_10.ckpt`. It saves at steps 3, 6, 9, 12, 15 and 18 (`2_8` is
+#    epoch 2, step 8 of that epoch), and once more when training ends, at step 20 (`2_10`), then keeps
+#    the newest two. MindSpore 2.10 leaves the same two files.
+#    </details>
+#
+# 2. **Predict, then run.** Save the training network with
+#    `ms.save_checkpoint(model.train_network, "moments.ckpt", choice_func=lambda name: name.startswith("moments"))`.
+#    Which keys does `ms.load_checkpoint("moments.ckpt")` hold?
+#
+#    <details><summary>Solution</summary>
+#
+#    `moments.fc.bias` and `moments.fc.weight`: only Momentum's state. `choice_func` sees each
+#    parameter's name (`p.name`, not its path `optimizer.moments.fc.weight` in the training step).
+#    </details>

@@ -318,3 +318,27 @@ print("evaluation output:\n", bn(x).asnumpy().round(4))
 # the same three samples come out very differently in the two modes. That is why an evaluation
 # network is switched with `set_train(False)` (and `Model.eval` does it for you), and why a training
 # network that forgot `set_train()` learns with Dropout off and BatchNorm's averages frozen.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** `acc = nn.Accuracy()`; `acc.clear()`; then
+#    `acc.update(Tensor([[0.2, 0.8], [0.6, 0.4], [0.3, 0.7], [0.9, 0.1]]), Tensor([1, 1, 1, 0]))` and
+#    `acc.eval()`. Then, *without* `clear()`, `acc.update(Tensor([[0.1, 0.9]]), Tensor([0]))` and
+#    `acc.eval()` again. What are the two numbers?
+#
+#    <details><summary>Solution</summary>
+#
+#    `0.75`, then `0.6`. The predictions are the argmax of each row, `[1, 0, 1, 0]`: 3 of 4 right.
+#    A metric accumulates until `clear()`, so the second `eval` counts all 5 samples, 3 right. That is
+#    why `Model.eval` clears its metrics first. (MindSpore 2.10 prints the same.)
+#    </details>
+#
+# 2. **Predict, then run.** `nn.MAE()` and `nn.MSE()` on predictions `[1, 2, 4]` against labels
+#    `[1.5, 2, 3]`: which is larger?
+#
+#    <details><summary>Solution</summary>
+#
+#    MAE is `(0.5 + 0 + 1) / 3 = 0.5`, MSE `(0.25 + 0 + 1) / 3 ≈ 0.4167`. Squaring shrinks errors below
+#    1 and grows those above it, so which one is larger depends on the errors' size.
+#    </details>

@@ -157,9 +157,17 @@ print("numpy:", type(row["data"]).__name__, row["data"].dtype)
 # Without sinking, `sink_size` is ignored. mslab has no device: with `device_target="Ascend"` it
 # **simulates** one (and says so), and counts every host-device exchange in
 # `model.transfer_counts`, which exists only in mslab. Sinking needs GRAPH mode, as in `train.md`.
+# (The CPU build of MindSpore 2.10 refuses `device_target="Ascend"` with `RuntimeError: Unsupported
+# device target Ascend`: on MindSpore, this part needs an Ascend machine.)
 
 # %%
-ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+import warnings
+
+with warnings.catch_warnings(record=True) as said:  # mslab's note about the device, printed as text
+    warnings.simplefilter("always")
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+for warning in said:
+    print("mslab says:", warning.message)
 
 
 def line_data():
@@ -190,9 +198,10 @@ class Timeline(ms.Callback):
 
     def _log(self, event, run_context):
         args = run_context.original_args()
+        row = (event, args.cur_epoch_num, args.cur_step_num)
         counts = self.model.transfer_counts  # mslab only
-        self.rows.append((event, args.cur_epoch_num, args.cur_step_num,
-                          counts.host_to_device, counts.batches, counts.device_to_host))
+        row += (counts.host_to_device, counts.batches, counts.device_to_host)  # mslab only
+        self.rows.append(row)
 
     def on_train_epoch_begin(self, run_context):
         self._log("epoch begin", run_context)
@@ -209,8 +218,8 @@ class Timeline(ms.Callback):
 
 def show(rows):
     print(f"{'callback':12s} {'epoch':>5s} {'step':>5s} {'host->device':>13s} {'batches':>8s} {'device->host':>13s}")
-    for event, epoch, step, h2d, batches, d2h in rows:
-        print(f"{event:12s} {epoch:5d} {step:5d} {h2d:13d} {batches:8d} {d2h:13d}")
+    for event, epoch, step, *counts in rows:  # counts: host->device, batches, device->host (mslab's counters)
+        print(f"{event:12s} {epoch:5d} {step:5d}", "".join(f"{n:>{w}d}" for n, w in zip(counts, (14, 9, 14))))
 
 
 def train(epochs, sink, sink_size=-1):
@@ -249,6 +258,7 @@ print(model.transfer_counts)  # mslab only
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 import matplotlib.pyplot as plt
 
 fig, ax = plt.subplots(figsize=(7, 2.6))
@@ -302,3 +312,26 @@ try:
     ms.DatasetHelper(line_dataset(), dataset_sink_mode=True)
 except RuntimeError:
     print("DatasetHelper(..., dataset_sink_mode=True) raises RuntimeError")
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** `ds.NumpySlicesDataset(np.arange(10), ["x"], shuffle=False).batch(4)`:
+#    how many batches, and what is in the last one?
+#
+#    <details><summary>Solution</summary>
+#
+#    Three: `[0, 1, 2, 3]`, `[4, 5, 6, 7]` and the short `[8, 9]` (`drop_remainder=False` is the
+#    default).
+#    </details>
+#
+# 2. **Change one thing.** Compare `.batch(4, drop_remainder=True).repeat(2)` with
+#    `.repeat(2).batch(4)` on the same ten rows. How many batches does each give, and why?
+#
+#    <details><summary>Solution</summary>
+#
+#    Four and five. Batching first drops `[8, 9]` and then repeats two full batches; repeating first
+#    makes one stream of 20 rows, which batches evenly into five, one of them spanning the two
+#    passes (`[8, 9, 0, 1]`). The order of `batch` and `repeat` matters. (MindSpore 2.10 gives the
+#    same batches.)
+#    </details>

@@ -8,6 +8,8 @@
 # really differs.
 
 # %%
+import os
+
 import numpy as np
 
 import mslab as ms
@@ -22,10 +24,27 @@ ms.set_seed(1)
 # ## The same LeNet, three ways
 #
 # First MindSpore (run here with mslab). Steps 1-4 build the pieces; `Model.train` does steps 5-7.
+# The data are the digits that ship with mslab (8×8 images in MNIST's file format, read with numpy
+# as lesson 00 explains).
 
 # %%
+DIGITS = "digits"  # on MindSpore: the folder you copied mslab's four digit files to
+DIGITS = ds.digits_path()  # mslab only: where mslab keeps them
+
+
+def read_idx(path):
+    """An IDX file (MNIST's format) as a numpy array (lesson 00)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    shape = tuple(int(n) for n in np.frombuffer(raw, ">u4", count=raw[3], offset=4))
+    return np.frombuffer(raw, np.uint8, offset=4 + 4 * raw[3]).reshape(shape)
+
+
 def create_dataset(usage="train", batch_size=32):
-    data = ds.MnistDataset(ds.digits_path(), usage=usage)  # mslab only: MNIST-format digits shipped with mslab
+    prefix = "train" if usage == "train" else "t10k"
+    images = read_idx(os.path.join(DIGITS, f"{prefix}-images-idx3-ubyte"))[..., None]
+    labels = read_idx(os.path.join(DIGITS, f"{prefix}-labels-idx1-ubyte"))
+    data = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False)
     data = data.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
     data = data.map(operations=[vision.Resize((32, 32)),
                                 vision.Rescale(1.0 / 255.0, 0.0),
@@ -61,34 +80,44 @@ class LeNet5(nn.Cell):
 ds_train = create_dataset("train")                                                     # 1. dataset
 network = LeNet5()                                                                     # 2. network
 net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")            # 3. loss
-net_opt = nn.Momentum(network.trainable_params(), learning_rate=0.01, momentum=0.9)   # 4. optimizer
+net_opt = nn.Momentum(network.trainable_params(), learning_rate=0.02, momentum=0.9)   # 4. optimizer
 model = ms.Model(network, net_loss, net_opt, metrics={"accuracy": nn.Accuracy()})
 
 # %% [markdown]
-# Steps 5-7. (Losses after many float32 steps may differ in their last digits between machines, so
-# the tests do not compare this cell's output.)
+# Steps 5-7, five epochs with lesson 00's learning rate of 0.02. (Losses after many float32 steps may
+# differ in their last digits between machines, so the tests do not compare this cell's output.)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+from IPython.display import display  # mslab only: shows the widget
+
+from mslab.widgets import LossPlot  # mslab only
+
 ms.set_context(mode=ms.GRAPH_MODE)
-model.train(2, ds_train, callbacks=[ms.LossMonitor(23)])                             # 5-7. train
+callbacks = [ms.LossMonitor(46)]
+plot = LossPlot(title="LeNet-5 in MindSpore's API")  # mslab only
+display(plot)  # mslab only
+callbacks.append(plot)  # mslab only
+model.train(5, ds_train, callbacks=callbacks)                                        # 5-7. train
 print("test accuracy:", round(model.eval(create_dataset("test"))["accuracy"], 2))
 
 # %% [markdown]
 # Now PyTorch, on the very same batches (read from the MindSpore pipeline as numpy arrays). The
 # model is a `torch.nn.Module` with `forward`; steps 5-7 are yours to write, every batch:
-# `zero_grad`, forward, `backward`, `step`. The function is defined here and run below only if
+# `zero_grad`, forward, `backward`, `step`. One default differs: MindSpore's `nn.Conv2d` has no bias
+# unless you ask (`has_bias=False`), PyTorch's and Keras's convolutions have one; `bias=False` and
+# `use_bias=False` below make the three networks the same. The function is defined here and run below only if
 # PyTorch is installed (it is optional for mslab).
 
 # %%
-def train_with_pytorch(batches, epochs=2):
+def train_with_pytorch(batches, epochs=5):
     import torch  # optional: only this function needs it
 
     class LeNet5(torch.nn.Module):
         def __init__(self, num_class=10):
             super().__init__()
-            self.conv1 = torch.nn.Conv2d(1, 6, 5)
-            self.conv2 = torch.nn.Conv2d(6, 16, 5)
+            self.conv1 = torch.nn.Conv2d(1, 6, 5, bias=False)  # as MindSpore's nn.Conv2d: no bias by default
+            self.conv2 = torch.nn.Conv2d(6, 16, 5, bias=False)
             self.fc1 = torch.nn.Linear(16 * 5 * 5, 120)
             self.fc2 = torch.nn.Linear(120, 84)
             self.fc3 = torch.nn.Linear(84, num_class)
@@ -103,7 +132,7 @@ def train_with_pytorch(batches, epochs=2):
 
     net = LeNet5()                                                               # 2. network
     loss_fn = torch.nn.CrossEntropyLoss()                                        # 3. loss
-    opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)               # 4. optimizer
+    opt = torch.optim.SGD(net.parameters(), lr=0.02, momentum=0.9)               # 4. optimizer
     for epoch in range(epochs):
         for images, labels in batches:
             opt.zero_grad()                                    # gradients accumulate in .grad: clear them
@@ -120,17 +149,17 @@ def train_with_pytorch(batches, epochs=2):
 # (NHWC), so the batches are transposed.
 
 # %%
-def train_with_tensorflow(batches, epochs=2):
+def train_with_tensorflow(batches, epochs=5):
     import tensorflow as tf  # optional: only this function needs it
 
     model = tf.keras.Sequential([                                                # 2. network
-        tf.keras.layers.Conv2D(6, 5, activation="relu"), tf.keras.layers.MaxPool2D(2),
-        tf.keras.layers.Conv2D(16, 5, activation="relu"), tf.keras.layers.MaxPool2D(2),
+        tf.keras.layers.Conv2D(6, 5, activation="relu", use_bias=False), tf.keras.layers.MaxPool2D(2),
+        tf.keras.layers.Conv2D(16, 5, activation="relu", use_bias=False), tf.keras.layers.MaxPool2D(2),
         tf.keras.layers.Flatten(),
         tf.keras.layers.Dense(120, activation="relu"), tf.keras.layers.Dense(84, activation="relu"),
         tf.keras.layers.Dense(10)])
     loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)   # 3. loss
-    opt = tf.keras.optimizers.SGD(learning_rate=0.01, momentum=0.9)             # 4. optimizer
+    opt = tf.keras.optimizers.SGD(learning_rate=0.02, momentum=0.9)             # 4. optimizer
 
     @tf.function
     def train_step(images, labels):
@@ -149,7 +178,11 @@ def train_with_tensorflow(batches, epochs=2):
 
 # %% [markdown]
 # Run them if they are installed. Whether they are depends on your machine, so the tests do not
-# compare this cell's output.
+# compare this cell's output. Do not expect the three loss curves to match step by step: the same
+# architecture starts from different random weights in each framework (each draws them with its own
+# default initializers and random generator), so one may leave the 2.30 plateau sooner than
+# another. After five epochs all three should be low; the comparison that holds number for number
+# is ComparePanel's below, which starts mslab and PyTorch from the same weights.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -172,7 +205,8 @@ for name, package, train in [("PyTorch", "torch", train_with_pytorch),
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-from mslab.widgets import ComparePanel  # mslab only
+# mslab only (the whole cell)
+from mslab.widgets import ComparePanel
 
 panel = ComparePanel()
 result = panel.run()
@@ -183,8 +217,9 @@ panel
 # ## The API, side by side
 #
 # The migration guide's table for datasets: `GeneratorDataset`'s parameters and `DataLoader`'s.
-# MindSpore moved everything about batching into the `batch` method, and took shuffling and
-# sharding (for several devices) into the dataset itself:
+# MindSpore puts batching mostly in the `batch` method, and shuffling and sharding (for several
+# devices) in the dataset itself. Since 2.x `GeneratorDataset` also takes `batch_sampler` and
+# `collate_fn`, as `DataLoader` does (both in MindSpore 2.10):
 #
 # | `GeneratorDataset` | `DataLoader` | meaning |
 # |---|---|---|
@@ -198,8 +233,8 @@ panel
 # | `num_shards` | / | how many shards (distributed training) |
 # | `shard_id` | / | which shard this is |
 # | / (`batch(batch_size)`) | `batch_size` | batch size |
-# | / (`batch(...)`) | `batch_sampler` | batch index generator |
-# | / (`batch(per_batch_map=...)`) | `collate_fn` | how samples become a batch |
+# | `batch_sampler` | `batch_sampler` | batch index generator |
+# | `collate_fn` (with `batch_sampler`), or `batch(per_batch_map=...)` | `collate_fn` | how samples become a batch |
 # | / (`batch(drop_remainder=...)`) | `drop_last` | drop the last short batch |
 #
 # And for the rest of this lesson's code:
@@ -208,7 +243,7 @@ panel
 # |---|---|---|
 # | `nn.Cell`, `construct` | `torch.nn.Module`, `forward` | `tf.keras.Model`, `call` |
 # | `nn.Dense` | `torch.nn.Linear` | `tf.keras.layers.Dense` |
-# | `nn.Conv2d(..., pad_mode="valid")` | `torch.nn.Conv2d` (padding 0) | `tf.keras.layers.Conv2D` (`padding="valid"`) |
+# | `nn.Conv2d(..., pad_mode="valid")` ¹ | `torch.nn.Conv2d` (padding 0) | `tf.keras.layers.Conv2D` (`padding="valid"`) |
 # | `net.trainable_params()` | `net.parameters()` | `model.trainable_variables` |
 # | `nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")` | `torch.nn.CrossEntropyLoss()` | `SparseCategoricalCrossentropy(from_logits=True)` |
 # | `nn.Momentum(params, lr, momentum)` | `torch.optim.SGD(params, lr, momentum=...)` | `tf.keras.optimizers.SGD(lr, momentum=...)` |
@@ -216,6 +251,9 @@ panel
 # | `optimizer(grads)` | `optimizer.step()` | `optimizer.apply_gradients(...)` |
 # | `Model.train(epochs, dataset)` | a loop you write | `model.fit` |
 # | `net.set_train(True/False)` | `net.train()` / `net.eval()` | `training=True/False` per call |
+#
+# ¹ MindSpore's `nn.Conv2d` has no bias by default (`has_bias=False`) and pads `"same"` by default;
+# PyTorch's and Keras's convolutions have a bias by default and do not pad.
 
 # %% [markdown]
 # ## Where MindSpore differs
@@ -275,3 +313,26 @@ print("fc3.bias moved by the update:", not np.array_equal(before, network.fc3.bi
 # the same three steps as PyTorch's `backward()` and `step()`, written as function calls. Wrap
 # them in a function decorated with `@ms.jit` and the whole step compiles into one graph, like
 # `TrainOneStepCell` (and like TensorFlow's `@tf.function`).
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** How many numbers does MindSpore's LeNet5 learn
+#    (`sum(p.size for p in network.trainable_params())`), and how many more would PyTorch's have
+#    with its default `bias=True` in both convolutions?
+#
+#    <details><summary>Solution</summary>
+#
+#    61,684: 150 + 2,400 for the convolutions (no bias), 48,120 + 10,164 + 850 for the three `Dense`
+#    layers. PyTorch's default conv biases add 6 + 16 = 22, for 61,706.
+#    </details>
+#
+# 2. **Predict, then run.** Call `grad_fn(x, label)` twice and compare the two gradient tuples. What
+#    would happen in PyTorch if you called `loss.backward()` twice without `zero_grad()`?
+#
+#    <details><summary>Solution</summary>
+#
+#    The two MindSpore calls return equal gradients: nothing is stored between calls. In PyTorch the
+#    second `backward()` adds to `.grad`, which then holds twice the gradient, which is why every
+#    PyTorch loop calls `zero_grad()`.
+#    </details>

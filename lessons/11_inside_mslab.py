@@ -18,7 +18,8 @@
 #    move.
 #
 # Unlike the other lessons, this one imports mslab's internal modules: reading them is its point.
-# Those imports carry `# mslab only`, like every other mslab-only line.
+# Those imports carry `# mslab only`, like every other mslab-only line, and a cell that works on
+# mslab's insides throughout starts with `# mslab only (the whole cell)`.
 
 # %% [markdown]
 # ## The step we follow
@@ -190,6 +191,7 @@ show(nn.TrainOneStepCell.construct)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ops.primitive import Primitive  # mslab only
 
 show(Primitive.__call__)
@@ -199,6 +201,7 @@ show(Primitive.__call__)
 # calling it is the path above (Tensors in, a Tensor out).
 
 # %%
+# mslab only (the whole cell)
 from mslab.ops.math_ops import Mul  # mslab only
 
 a, b = np.array([1.0, 2.0, 3.0], np.float32), np.array([4.0, 5.0, 6.0], np.float32)
@@ -214,6 +217,7 @@ print("call   ", Mul()(ms.Tensor(a), ms.Tensor(b)))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ir.tape import Tape  # mslab only
 
 show(Tape.record)
@@ -223,6 +227,7 @@ show(Tape.record)
 # `Dense`, then `Sub`, `Square` and `ReduceMean` from `MSELoss`.
 
 # %%
+# mslab only (the whole cell)
 with ms.record() as tape:  # mslab only
     loss = train.network(x, y)
 print(tape.graph)
@@ -238,6 +243,7 @@ print(tape.graph)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.autodiff import backprop as autodiff  # mslab only
 
 show(autodiff.backprop)
@@ -249,6 +255,7 @@ show(autodiff.backprop)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 show(autodiff._call_rule)
 
 # %% [markdown]
@@ -258,6 +265,7 @@ show(autodiff._call_rule)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 show(autodiff._accumulate)
 
 # %% [markdown]
@@ -269,6 +277,7 @@ show(autodiff._accumulate)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 show(Mul.bprop)
 
 # %% [markdown]
@@ -279,12 +288,14 @@ show(Mul.bprop)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ops.matmul_ops import MatMul  # mslab only
 
 show(MatMul.bprop)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ops.nn_ops import BiasAdd  # mslab only
 
 show(BiasAdd.bprop)
@@ -303,6 +314,7 @@ print([owner for file, function, owner in calls if function == "bprop"])
 # products written in numpy.
 
 # %%
+# mslab only (the whole cell)
 w = net.weight
 out = MatMul(transpose_b=True)(x, w)
 dout = ms.Tensor(np.ones((16, 1), np.float32))
@@ -323,6 +335,7 @@ show(nn.Momentum.construct)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ops.optim_ops import ApplyMomentum  # mslab only
 
 show(ApplyMomentum.compute)
@@ -349,6 +362,7 @@ for p, w0, g in zip(train.weights, before, grads):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ir.tracer import Tracer  # mslab only
 
 show(Tracer.record)
@@ -360,6 +374,7 @@ show(Tracer.record)
 # `optimize_graph=False` keeps the graph as traced, before any pass.
 
 # %%
+# mslab only (the whole cell)
 ms.set_context(mode=ms.GRAPH_MODE)
 net, train = make_step()
 traced = ms.trace(train, x, y, optimize_graph=False)  # mslab only
@@ -374,6 +389,7 @@ print(traced)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.ir.passes import optimize  # mslab only
 
 show(optimize)
@@ -384,6 +400,7 @@ show(optimize)
 # a `Neg` node), and nothing reads the label's: DCE drops it.
 
 # %%
+# mslab only (the whole cell)
 before = list(traced.nodes)
 optimize(traced)
 after = {id(n) for n in traced.nodes}
@@ -402,6 +419,7 @@ print(len(before), "nodes traced,", len(traced.nodes), "after the passes; remove
 # GRAPH-mode call of `train` compiles it (the speed layer is still off):
 
 # %%
+# mslab only (the whole cell)
 from mslab.runtime.executor import Executor  # mslab only
 
 executor = Executor(ms.trace(train, x, y))  # mslab only
@@ -430,6 +448,7 @@ print("PYNATIVE", losses(ms.PYNATIVE_MODE))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
+# mslab only (the whole cell)
 from mslab.core import hooks  # mslab only
 
 show(hooks)
@@ -441,6 +460,7 @@ show(hooks)
 # and count the bprop rules each step calls:
 
 # %%
+# mslab only (the whole cell)
 ms.fast.set_enabled(True)  # mslab only: the speed layer back on, as mslab starts
 ms.set_context(mode=ms.PYNATIVE_MODE)
 _, fast_step = make_step()
@@ -474,6 +494,7 @@ for step in range(4):
 # only in plain, `+` lines only with the speed layer):
 
 # %%
+# mslab only (the whole cell)
 import difflib
 
 
@@ -520,3 +541,26 @@ print("\n".join(difflib.unified_diff(plain_code.splitlines(), fast_code.splitlin
 # (`mslab/core/hooks.py`, `mslab/fast/`). Each file starts with a docstring that says what it is for;
 # `show` works on anything you want to read next, and `ms.lab.plain()` lets you watch the plain path
 # in any lesson.
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Predict, then run.** `Mul().bprop(a, b, out, dout)` with `a = [1, 2, 3]`, `b = [4, 5, 6]`
+#    (as Tensors) and `dout` all ones: what does it return?
+#
+#    <details><summary>Solution</summary>
+#
+#    `([4, 5, 6], [1, 2, 3])`: the gradient of `a * b` with respect to `a` is `dout * b`, and with
+#    respect to `b` is `dout * a`. Each rule is that short; `backprop` chains them.
+#    </details>
+#
+# 2. **Change one thing.** Record the whole training step, `with ms.record() as tape: train(x, y)`,
+#    instead of `train.network(x, y)`. Which operators appear besides the forward's?
+#
+#    <details><summary>Solution</summary>
+#
+#    The `Fill` that makes `sens`, the backward's operators (the bprop rules run as operators too:
+#    `MatMul`s, `Mul`, `Neg`, `RealDiv`, `BiasAddGrad`, ...), one `ApplyMomentum` per weight, the
+#    `AssignAdd` of `global_step`, and the `Depend` that returns the loss. In PYNATIVE mode the whole
+#    step is one recording, in the order it ran.
+#    </details>

@@ -14,7 +14,9 @@ Conventions:
 - every lesson seeds with ``ms.set_seed`` first and imports only mslab's public API;
 - a code cell whose output legitimately varies (pictures drawn by Graphviz, training losses after
   many float32 steps, widgets' live state) starts with ``# NBVAL_IGNORE_OUTPUT``;
-- a call that exists in mslab but not in MindSpore carries the comment ``# mslab only``;
+- a line that uses something only mslab has ends with the comment ``# mslab only``, and a cell made only of such
+  things starts with ``# mslab only (the whole cell)``: without them a lesson runs on MindSpore 2.10
+  (tests/project/test_lessons_mindspore_part.py checks it);
 - file names and line numbers of mslab's own sources in the IR text are masked for nbval by
   tests/nbval_sanitize.cfg, so editing the library does not invalidate the lessons.
 """

@@ -178,8 +178,8 @@ _MPI_OPS = {"sum": "SUM", "max": "MAX", "min": "MIN", "prod": "PROD"}
 
 
 def _buffer(x):
-    # MPI has no float16 type: reduce in float32 and cast back.
-    return np.ascontiguousarray(x, np.float32 if x.dtype == np.float16 else x.dtype)
+    # MPI has no float16 type: reduce in float32 and cast back. (ascontiguousarray makes a 0-d array 1-d: reshape.)
+    return np.ascontiguousarray(x, np.float32 if x.dtype == np.float16 else x.dtype).reshape(np.shape(x))
 
 
 def allreduce(x, op="sum", what="AllReduce"):

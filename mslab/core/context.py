@@ -132,8 +132,9 @@ class ParallelMode:
     MODE_LIST = [STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL]
 
 
-# Settings mslab keeps but does not act on (one process, or data parallel over MPI): MindSpore 2.10's
-# defaults, observed on CPU, so code that reads them before setting them gets the same answers.
+# Settings mslab keeps but does not act on (one process, or data parallel over MPI), but for parameter_broadcast
+# (TrainOneStepCell reads it): MindSpore 2.10's defaults, observed on CPU, so code that reads them before setting
+# them gets the same answers.
 _AUTO_PARALLEL_DEFAULTS = {
     "global_rank": 0, "full_batch": False, "enable_parallel_optimizer": False, "pipeline_stages": 1,
     "grad_accumulation_step": 1, "loss_repeated_mean": True, "parameter_broadcast": False,

@@ -208,10 +208,13 @@ class Cell:
 
     # ---- walking ------------------------------------------------------------------------------
     def parameters_and_names(self, name_prefix: str = "", expand: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """``(name, Parameter)`` pairs: own Parameters and ParameterTuples first, in the order they were
+        """``(path, Parameter)`` pairs: own Parameters and ParameterTuples first, in the order they were
         assigned (as MindSpore), then children in assignment order, depth first.
 
-        Each Parameter appears once even if several Cells hold it.
+        The path is where the walk found the Parameter, as MindSpore 2.10 writes it: the Cell's path, a dot,
+        then the attribute's name (a ParameterTuple's items: the Parameter's name). In a TrainOneStepCell the
+        optimizer's state is thus ``optimizer.moments.fc.weight`` while its ``p.name`` (what a checkpoint
+        saves) stays ``moments.fc.weight``. Each Parameter appears once, at its first path.
         """
         seen = set()
         for name, p in self._walk_params(name_prefix, expand):
@@ -220,12 +223,17 @@ class Cell:
                 yield name, p
 
     def _walk_params(self, prefix: str, expand: bool) -> Iterator[tuple[str, Parameter]]:
-        for own in self._own.values():  # in assignment order: an optimizer's global_step, lr, weights, state
-            for p in (own,) if isinstance(own, Parameter) else own:
-                yield p.name, p
+        dot = prefix + "." if prefix else ""
+        for key, own in self._own.items():  # in assignment order: an optimizer's global_step, lr, weights, state
+            if isinstance(own, Parameter):
+                yield dot + key, own
+            else:
+                for p in own:
+                    yield dot + p.name, p
         if expand:
-            for c in self._cells.values():
-                yield from c._walk_params(prefix, True)
+            for key, c in self._cells.items():
+                if c is not None:
+                    yield from c._walk_params(dot + key, True)
 
     def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
         """A generator over every Parameter (trainable or not)."""

@@ -22,7 +22,7 @@ def test_loss_plot_draws_while_lesson_00_trains(tmp_path):
         span = int(canvas.get_attribute("data-mslab-span-ms"))
         points = int(canvas.get_attribute("data-mslab-points"))
         print(f"LossPlot: {frames} frames with curves over {span} ms ({points} points)")
-        assert points == 92  # 2 epochs x 46 batches, every loss drawn
+        assert points == 230  # 5 epochs x 46 batches, every loss drawn
         assert frames > 5, f"LossPlot drew only {frames} frames while training"
         canvas.scroll_into_view_if_needed()
         page.wait_for_timeout(300)

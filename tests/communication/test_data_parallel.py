@@ -42,6 +42,16 @@ def test_n_ranks_on_n_shards_train_like_one_process_on_the_whole_batch(n, mode, 
         np.testing.assert_allclose(got[name], want[name], rtol=1e-5, atol=1e-6, err_msg=name)
 
 
+@pytest.mark.parametrize("setting,printed", [
+    ("default", "after building: False; after one step: False"),  # MindSpore 2.10: nothing is broadcast
+    ("broadcast", "after building: False; after one step: True"),  # parameter_broadcast=True: at the first step
+])
+def test_ranks_seeded_differently_start_equal_only_with_parameter_broadcast(setting, printed):
+    out = run(2, "broadcast_default.py", setting)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == printed
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_collectives_values_and_gradients_on_n_ranks(n):
     out = run(n, "collectives.py")

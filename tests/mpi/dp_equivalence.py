@@ -4,7 +4,8 @@
     mpiexec -n N python tests/mpi/dp_equivalence.py OUT.npz MODE STEPS   # N ranks, each on its shard
     python tests/mpi/dp_equivalence.py OUT.npz MODE STEPS                # one process, the whole batch
 
-Each rank starts from a different seed: the reducer's broadcast from rank 0 must make them equal.
+Each rank starts from a different seed: parameter_broadcast=True (rank 0's parameters copied to every rank
+before the first step) must make them equal.
 The global batch is 12 rows, so 2 or 3 ranks each get an equal slice of every batch.
 """
 import sys
@@ -22,7 +23,8 @@ rank, size = get_rank(), get_group_size()
 ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
 ms.set_seed(rank)
 if size > 1:
-    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
+                                 parameter_broadcast=True)
 
 GLOBAL_BATCH = 12
 rng = np.random.default_rng(0)

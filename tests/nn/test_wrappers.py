@@ -206,6 +206,16 @@ def test_distributed_grad_reducer_mean_divides_by_degree():
         nn.DistributedGradReducer(params, degree=0)
 
 
+def test_distributed_grad_reducer_mean_none_reads_gradients_mean_from_the_context():
+    params = Net().trainable_params()  # MindSpore 2.10: mean=None is the context's gradients_mean (default False)
+    assert nn.DistributedGradReducer(params, degree=3).mean is False
+    context.set_auto_parallel_context(gradients_mean=True)
+    try:
+        assert nn.DistributedGradReducer(params, degree=3).mean is True
+    finally:
+        context.reset_auto_parallel_context()
+
+
 def test_data_parallel_context_uses_the_reducer():
     context.set_auto_parallel_context(parallel_mode=context.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                       device_num=1)

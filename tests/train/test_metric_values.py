@@ -40,7 +40,7 @@ def test_classification_precision_recall_unchanged():
         m.update(x, y)
     np.testing.assert_allclose(p.eval(), [0.5, 1.0])  # observed on MindSpore 2.10 CPU
     np.testing.assert_allclose(r.eval(), [1.0, 0.5])
-    assert type(p.eval(average=True)) is np.float64 and p.eval(average=True) == 0.75
+    assert isinstance(p.eval(average=True), np.float64) and p.eval(average=True) == 0.75
 
 
 def test_scalar_metrics_return_numpy_float64():
@@ -51,14 +51,26 @@ def test_scalar_metrics_return_numpy_float64():
         m.clear()
         m.update(x, y)
         r = m.eval()
-        assert type(r) is np.float64 and r == pytest.approx(2 / 3), type(m).__name__
+        assert isinstance(r, np.float64) and r == pytest.approx(2 / 3), type(m).__name__
     a, b = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([1.5, 2.0], np.float32))
     for m, want in ((nn.MAE(), 0.25), (nn.MSE(), 0.125)):  # observed: 0.25 and 0.125, numpy.float64
         m.clear()
         m.update(a, b)
-        assert type(m.eval()) is np.float64 and m.eval() == want
+        assert isinstance(m.eval(), np.float64) and m.eval() == want
     loss = nn.Loss()
     loss.clear()
     loss.update(Tensor(np.array(0.5, np.float32)))
     loss.update(Tensor(np.array(0.25, np.float32)))
-    assert type(loss.eval()) is np.float64 and loss.eval() == 0.375  # observed: 0.375 numpy.float64
+    assert isinstance(loss.eval(), np.float64) and loss.eval() == 0.375  # observed: 0.375 numpy.float64
+
+
+def test_metric_numbers_print_bare_as_mindspore_users_see_them():
+    # MindSpore 2.10 (numpy 1.26) printed {'Accuracy': 0.6666666666666666} for this batch, a numpy.float64.
+    acc = nn.Accuracy()
+    scores = Tensor(np.array([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]], np.float32))
+    acc.update(scores, Tensor(np.array([1, 0, 0], np.int32)))
+    result = {"Accuracy": acc.eval()}
+    assert isinstance(result["Accuracy"], np.float64)
+    assert repr(result) == "{'Accuracy': 0.6666666666666666}"
+    assert repr({"Accuracy": round(result["Accuracy"], 4)}) == "{'Accuracy': 0.6667}"  # numpy 1.26: the same
+    assert round(result["Accuracy"]) == 1 and type(round(result["Accuracy"])) is int

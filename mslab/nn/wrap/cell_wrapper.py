@@ -7,12 +7,13 @@ the forward nodes, the backward nodes autodiff derived from them, and the optimi
     print(mslab.trace(train_net, x, y))      # phases: forward, backward, optimizer
 """
 from mslab.autodiff.grad_operation import GradOperation, LossAndGrads
+from mslab.core import comm
 from mslab.core import dtype as mstype
 from mslab.core.context import ParallelMode, get_auto_parallel_context
 from mslab.core.tensor import ParameterTuple, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.optim.optimizer import Optimizer, all_or_nothing
-from mslab.nn.wrap.grad_reducer import DistributedGradReducer
+from mslab.nn.wrap.grad_reducer import DistributedGradReducer, broadcast_parameters
 from mslab.ops import functional as F
 
 
@@ -87,7 +88,8 @@ def _check_sens(sens):
 class TrainOneStepCell(Cell):
     """One training step: forward, backward (sens-weighted), gradient reduction, optimizer update.
 
-    ``TrainOneStepCell(network, optimizer, sens=1.0)`` where ``network`` returns the loss. Calling it
+    ``TrainOneStepCell(network, optimizer, sens=None)`` where ``network`` returns the loss; no ``sens`` means
+    1.0 (MindSpore 2.10 then takes ``_no_sens_impl``, a GradOperation without sens: the same gradients). Calling it
     returns the loss computed BEFORE the update (``ops.depend`` orders the update after it). MindSpore
     writes the step in four lines::
 
@@ -103,7 +105,7 @@ class TrainOneStepCell(Cell):
     advance once per step and Dropout draws one mask, as in MindSpore.
     """
 
-    def __init__(self, network, optimizer, sens=1.0):
+    def __init__(self, network, optimizer, sens=None):
         super().__init__(auto_prefix=False)
         self.network = network
         self.network.set_grad()
@@ -111,7 +113,7 @@ class TrainOneStepCell(Cell):
         self.weights = self.optimizer.parameters
         self.grad = GradOperation(get_by_list=True, sens_param=True)
         self.grad_with_loss = LossAndGrads(self.fill_sens)
-        self.sens = _check_sens(sens)
+        self.sens = 1.0 if sens is None else _check_sens(sens)
         self.reducer_flag = False
         self.grad_reducer = _identity
         self.parallel_mode = get_auto_parallel_context("parallel_mode")
@@ -120,6 +122,7 @@ class TrainOneStepCell(Cell):
             self.mean = get_auto_parallel_context("gradients_mean")
             self.degree = int(get_auto_parallel_context("device_num") or 1)
             self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree)
+        self._broadcast_done = False
 
     def set_sens(self, value):
         """Change the backward scale (a number); the next GRAPH-mode call recompiles with it."""
@@ -127,9 +130,19 @@ class TrainOneStepCell(Cell):
 
     def _step_guard(self):
         # Around each eager call (traced into a bigger graph, its caller guards the step instead).
+        if self.reducer_flag and not self._broadcast_done:
+            self._broadcast_done = True
+            self._broadcast_if_asked()
         if isinstance(self.optimizer, Optimizer):
             self.optimizer.check_can_step()  # a learning-rate list that has run out raises before the step
         return all_or_nothing()  # a step that raises part-way (even on KeyboardInterrupt) leaves every weight as it was
+
+    def _broadcast_if_asked(self):
+        """Before the first step under ``parameter_broadcast=True``: every parameter (the network's weights
+        and the optimizer's state) becomes rank 0's. MindSpore 2.10 does it when it compiles the network and,
+        by default (``parameter_broadcast=False``), not at all: ranks that must start equal set one seed."""
+        if get_auto_parallel_context("parameter_broadcast") and comm.size() > 1:
+            broadcast_parameters([p for _, p in self.parameters_and_names() if not p.layerwise_parallel])
 
     def fill_sens(self, loss):
         """Step 2, the backward's seed: ``fill(loss.dtype, loss.shape, self.sens)`` (d loss / d loss)."""

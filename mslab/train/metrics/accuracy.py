@@ -1,7 +1,7 @@
 """Accuracy, and top-k accuracy (``mindspore.train.Accuracy``, ``TopKCategoricalAccuracy``)."""
 import numpy as np
 
-from mslab.train.metrics.metric import Metric, labels_from, rearrange_inputs
+from mslab.train.metrics.metric import Metric, MetricValue, labels_from, rearrange_inputs
 
 
 class Accuracy(Metric):
@@ -45,7 +45,7 @@ class Accuracy(Metric):
     def eval(self):
         if self._total_num == 0:
             raise RuntimeError("Accuracy can not be calculated, because the number of samples is 0.")
-        return np.float64(self._correct_num / self._total_num)  # MindSpore returns numpy.float64
+        return MetricValue(self._correct_num / self._total_num)  # MindSpore returns numpy.float64
 
 
 class TopKCategoricalAccuracy(Metric):
@@ -74,7 +74,7 @@ class TopKCategoricalAccuracy(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise RuntimeError(f"{type(self).__name__} can not be calculated, because the number of samples is 0.")
-        return np.float64(self._correct_num / self._samples_num)
+        return MetricValue(self._correct_num / self._samples_num)
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

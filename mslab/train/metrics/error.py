@@ -1,7 +1,7 @@
 """MAE, MSE and Loss (``mindspore.train.MAE``, ``MSE``, ``Loss``)."""
 import numpy as np
 
-from mslab.train.metrics.metric import Metric, rearrange_inputs
+from mslab.train.metrics.metric import Metric, MetricValue, rearrange_inputs
 
 
 class _ErrorSum(Metric):
@@ -25,7 +25,7 @@ class _ErrorSum(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise RuntimeError(f"The number of input samples must not be 0 ({type(self).__name__}).")
-        return np.float64(self._error_sum / self._samples_num)  # MindSpore returns numpy.float64
+        return MetricValue(self._error_sum / self._samples_num)  # MindSpore returns numpy.float64
 
 
 class MAE(_ErrorSum):
@@ -70,4 +70,4 @@ class Loss(Metric):
     def eval(self):
         if self._total_num == 0:
             raise RuntimeError("The total number of losses must not be 0 (call update first).")
-        return np.float64(self._sum_loss / self._total_num)
+        return MetricValue(self._sum_loss / self._total_num)

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from mslab.train.metrics.metric import Metric, labels_from, rearrange_inputs
+from mslab.train.metrics.metric import Metric, MetricValue, labels_from, rearrange_inputs
 
 
 class Fbeta(Metric):
@@ -55,7 +55,7 @@ class Fbeta(Metric):
                                "method before calling eval method.")
         b2 = self.beta ** 2
         result = (1 + b2) * self._true_positives / (b2 * self._actual_positives + self._positives + self.eps)
-        return result.mean() if average else result
+        return MetricValue(result.mean()) if average else result
 
 
 class F1(Fbeta):

@@ -34,6 +34,22 @@ def rearrange_inputs(func):
     return wrapper
 
 
+class MetricValue(np.float64):
+    """A metric's number: a ``numpy.float64`` (what MindSpore 2.10's metrics return) that prints as ``0.93``.
+
+    MindSpore 2.10 runs on numpy 1.x, where a float64 prints as the bare number; numpy 2 prints it as
+    ``np.float64(0.93)``. This subclass keeps the bare number, so ``print(model.eval(data))`` shows
+    ``{'Accuracy': 0.93}`` as MindSpore users see it, rounded (``round(acc, 4)``) too; other arithmetic on it
+    gives plain float64s.
+    """
+
+    def __repr__(self):
+        return repr(float(self))
+
+    def __round__(self, ndigits=None):
+        return round(float(self)) if ndigits is None else MetricValue(np.float64(self).__round__(ndigits))
+
+
 class Metric:
     """Base class of metrics; subclasses define ``clear``, ``update`` and ``eval``."""
 

@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-from mslab.train.metrics.metric import Metric, labels_from, rearrange_inputs
+from mslab.train.metrics.metric import Metric, MetricValue, labels_from, rearrange_inputs
 
 
 def _one_hot(indices, n):
@@ -59,7 +59,7 @@ class _PR(Metric):
         if self._class_num == 0:
             raise RuntimeError(f"{type(self).__name__}: call update before eval")
         result = self._true_positives / (self._denominator + self.eps)
-        return np.float64(result.mean()) if average else result
+        return MetricValue(result.mean()) if average else result
 
 
 class Precision(_PR):
