@@ -150,6 +150,9 @@ def train_with_pytorch(batches, epochs=5):
 
 # %%
 def train_with_tensorflow(batches, epochs=5):
+    import os
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")   # TensorFlow's C++ start-up notes stay out of the output,
+    os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")  # with the oneDNN one printed before that setting applies
     import tensorflow as tf  # optional: only this function needs it
 
     model = tf.keras.Sequential([                                                # 2. network
