@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 from mslab.core.tensor import Tensor
-from mslab.dataset import config
+from mslab.dataset import config, std_random
 from mslab.dataset.column_map import ColumnMap
 
 INFINITE = -1
@@ -43,6 +43,8 @@ class _Run:
         self.epoch = 0  # the iterator's epoch (BatchInfo.get_epoch_num)
         self._position = {}
         self._passes = {}
+        self._orders = {}  # node position -> (pass, its MindSpore order): the next pass reshuffles it
+        self._draws = {}  # node position -> the shuffle operator's generator
         stack = [dataset]
         while stack:
             node = stack.pop()
@@ -52,10 +54,41 @@ class _Run:
 
     def rng(self, node, shared=False):
         """The generator for ``node``'s next pass; ``shared``: seeded alike on every rank (sharded shuffles)."""
+        pos, n = self._next_pass(node)
+        return np.random.default_rng([config.shared_seed() if shared else self.seed, pos, n])
+
+    def _next_pass(self, node):
         pos = self._position.get(id(node), 0)
         n = self._passes.get(pos, 0)
         self._passes[pos] = n + 1
-        return np.random.default_rng([config.shared_seed() if shared else self.seed, pos, n])
+        return pos, n
+
+    def std_seed(self):
+        """The seed MindSpore's C++ samplers and shuffle operators start from: the dataset seed, or, when none was
+        set (MindSpore 2.10 then draws one from /dev/urandom for each new pipeline), this iterator's own."""
+        seed = config.get_seed()
+        return self.seed & 0xFFFFFFFF if seed is None or seed == std_random.DEFAULT_SEED else seed
+
+    def mindspore_order(self, node, n):
+        """The row order MindSpore's ``RandomSampler`` gives ``node``'s next pass over ``n`` rows: the previous
+        pass's order shuffled again with the seed plus the pass number (``mslab.dataset.std_random``)."""
+        pos, k = self._next_pass(node)
+        done, order = self._orders.get(pos, (-1, None))
+        if order is None or len(order) != n or done >= k:
+            done, order = -1, list(range(n))
+        for e in range(done + 1, k + 1):
+            std_random.shuffle(order, std_random.Mt19937(self.std_seed() + e))
+        self._orders[pos] = (k, order)
+        return list(order)
+
+    def shuffle_draws(self, node):
+        """The ``std::mt19937_64`` of MindSpore's shuffle operator at ``node``: seeded once, drawn on across
+        passes (``mslab.dataset.std_random.buffer_shuffle``)."""
+        pos = self._position.get(id(node), 0)
+        draw = self._draws.get(pos)
+        if draw is None:
+            draw = self._draws[pos] = std_random.Mt19937_64(self.std_seed())
+        return draw
 
 
 def _to_numpy(value):

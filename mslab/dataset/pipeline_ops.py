@@ -11,6 +11,7 @@ import numpy as np
 from mslab.core import log as logger
 from mslab.dataset.base import INFINITE, Dataset, MindSporeClassPath, _as_list, _count, _Run, _to_numpy
 from mslab.dataset.column_map import ColumnMap
+from mslab.dataset.std_random import buffer_shuffle
 
 
 class BatchInfo(metaclass=MindSporeClassPath):
@@ -260,19 +261,9 @@ class ShuffleDataset(Dataset, operation="shuffle"):
             raise ValueError(f"shuffle: buffer_size must be >= 2, got {buffer_size}")
 
     def _rows(self, run):
-        # MindSpore's buffer shuffle: fill a buffer, then emit a random buffered row and put the next
-        # row in its place; at the end emit what is left in random order.
-        rng = run.rng(self)
-        buf = []
-        for row in self.children[0]._rows(run):
-            if len(buf) < self.buffer_size:
-                buf.append(row)
-                continue
-            j = int(rng.integers(len(buf)))
-            yield buf[j]
-            buf[j] = row
-        for j in rng.permutation(len(buf)):
-            yield buf[j]
+        # MindSpore's buffer shuffle, with its generator: fill a buffer, send the row in a random slot, move the
+        # last row into that slot and refill the last slot; the buffer drains at the end (std_random).
+        yield from buffer_shuffle(self.children[0]._rows(run), self.buffer_size, run.shuffle_draws(self))
 
 
 class MapDataset(Dataset, operation="map"):

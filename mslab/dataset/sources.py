@@ -64,6 +64,11 @@ class Sampler(metaclass=MindSporeClassPath):
     def _check_source(self, dataset):
         """Raise if this sampler cannot pick rows of ``dataset`` (every sampler but PKSampler can)."""
 
+    def draws_as_mindspore(self):
+        """Whether one pass is MindSpore's ``RandomSampler`` order as ``mslab.dataset.std_random`` draws it (a plain
+        RandomSampler over all rows, without replacement or a child); other random samplers draw their own."""
+        return False
+
     def _own(self, n, rng, dataset=None):
         idx = list(self._all(n, rng))
         num_samples = getattr(self, "num_samples", None)
@@ -105,6 +110,9 @@ class RandomSampler(Sampler):
         if self.replacement:
             return rng.integers(0, n, self.num_samples or n)
         return rng.permutation(n)
+
+    def draws_as_mindspore(self):
+        return not self.replacement and self.get_child() is None
 
 
 class SubsetSampler(Sampler):
@@ -227,10 +235,14 @@ class GeneratorDataset(Dataset):
     # ---- reading -------------------------------------------------------------------------------
     def _indices(self, run):
         n = len(self.source)
-        if self.sampler is not None:
+        if self.sampler is not None and self.sampler.draws_as_mindspore():
+            idx = run.mindspore_order(self, n)[:self.sampler.num_samples or n]
+        elif self.sampler is not None:
             idx = self.sampler._indices(n, run.rng(self) if self.sampler.random else None, self)
+        elif self.shuffle_rows and self.shard is None:  # MindSpore's RandomSampler: its order, pass by pass
+            idx = run.mindspore_order(self, n)
         elif self.shuffle_rows:  # shards share one permutation, so a shared seed
-            idx = run.rng(self, shared=self.shard is not None).permutation(n)
+            idx = run.rng(self, shared=True).permutation(n)
         else:
             idx = range(n)
         if self.shard is not None:

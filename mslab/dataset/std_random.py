@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 
 _RANGE = 0xFFFFFFFF  # std::mt19937::max() - min()
+DEFAULT_SEED = 5489  # std::mt19937's default seed: MindSpore's dataset seed until one is set, taken as "none set"
 _CHUNK = 4096  # raw draws taken from numpy at a time (one call per draw would cost ~1 us each)
 
 
