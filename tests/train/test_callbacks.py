@@ -243,7 +243,8 @@ def test_learning_rate_scheduler_changes_the_rate_the_steps_use(mode, capsys):
         net, model = make_model(lr=0.2, opt="sgd")
         model.train(1, make_ds(), callbacks=[LearningRateScheduler(halve_every_two)])
     assert float(model._optimizer.learning_rate.asnumpy()) == pytest.approx(0.025)
-    assert "At step 2, learning_rate change to 0.1" in capsys.readouterr().out
+    # MindSpore 2.10 logs the change at INFO level: nothing at the default level (GLOG_v=2)
+    assert "learning_rate change" not in capsys.readouterr().out
     # the same by hand
     ref = Net()
     step = nn.TrainOneStepCell(nn.WithLossCell(ref, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),

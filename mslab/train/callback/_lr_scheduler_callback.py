@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from mslab.core import log
 from mslab.core.tensor import Parameter
 from mslab.train.callback._callback import Callback
 
@@ -22,8 +23,8 @@ class LearningRateScheduler(Callback):
 
     Works with a fixed learning rate (a float given to the optimizer, held in the Parameter
     ``optimizer.learning_rate``). The new value is written with ``Parameter.set_data``; compiled GRAPH
-    mode graphs read the Parameter when they run, so the next step uses it. Prints the change, as
-    MindSpore does: ``At step 3, learning_rate change to 0.05``.
+    mode graphs read the Parameter when they run, so the next step uses it. Logs the change at INFO level, as
+    MindSpore 2.10 does (``At step 3, learning_rate change to 0.05``: seen with ``GLOG_v=1``, not by default).
     """
 
     def __init__(self, learning_rate_function):
@@ -43,4 +44,4 @@ class LearningRateScheduler(Callback):
         new_lr = self.learning_rate_function(lr, cb_params.cur_step_num)
         if not math.isclose(lr, new_lr, rel_tol=1e-10):
             lr_param.set_data(np.asarray(new_lr, dtype=lr_param.asnumpy().dtype))
-            print(f"At step {cb_params.cur_step_num}, learning_rate change to {new_lr}", flush=True)
+            log.info(f"At step {cb_params.cur_step_num}, learning_rate change to {new_lr}")
