@@ -224,7 +224,9 @@ print([c.training for _, c in drop_net.cells_and_names()])
 # %% [markdown]
 # ## Cells take Tensors
 #
-# A Cell's inputs must be mslab Tensors. A numpy array gets a clear error that says what to do.
+# A Cell's inputs must be Tensors. A numpy array is a TypeError in both: MindSpore 2.10 reports it from the
+# first operator that meets it (here `For primitive[Shape], the input argument must be Tensor, but got
+# <class 'numpy.ndarray'>.`), mslab at the Cell's call, naming the Cell and the input, and saying what to do.
 
 # %%
 try:
