@@ -10,13 +10,13 @@ Abs and Maximum (0 instead of sigmoid(0) = 0.5). Erf is needed by the exact GELU
 import math
 
 import numpy as np
+from scipy import special
 
 from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float, instance
 
 __all__ = ["Erf", "Softplus"]
 
-_erf = np.vectorize(math.erf, otypes=[np.float64])
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # erf'(x) = 2/sqrt(pi) e^(-x²)
 
 
@@ -42,7 +42,7 @@ class Erf(_Smooth):
     """The error function (``ops.Erf``).  d/dx = dout * (e^(-x²) * 2/sqrt(pi))."""
 
     def compute(self, x):
-        return np.asarray(_erf(x), x.dtype)
+        return special.erf(x).astype(x.dtype, copy=False)
 
     def bprop(self, x, out, dout):
         return (dout * ((-x.square()).exp() * _TWO_OVER_SQRT_PI),)
