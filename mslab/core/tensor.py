@@ -329,7 +329,7 @@ class Tensor:
     def log(self) -> Tensor: return op_table.log(self)
     def sqrt(self) -> Tensor: return op_table.sqrt(self)
     def square(self) -> Tensor: return op_table.square(self)
-    def clip(self, xmin, xmax) -> Tensor: return op_table.clip_by_value(self, xmin, xmax)
+    def clip(self, xmin, xmax) -> Tensor: return op_table.clip(self, xmin, xmax)
     def all(self, axis=(), keep_dims=False) -> Tensor: return op_table.reduce_all(self, axis, keep_dims)
     def any(self, axis=(), keep_dims=False) -> Tensor: return op_table.reduce_any(self, axis, keep_dims)
     # MindSpore 2.x names (Tensor.prod takes dim, not axis: prod(axis=1) is a TypeError there too)
