@@ -48,6 +48,7 @@ from mslab.nn.layer import (
                              Sigmoid,
                              SiLU,
                              Softmax,
+                             Softsign,
                              SyncBatchNorm,
                              Tanh,
                              Tril,

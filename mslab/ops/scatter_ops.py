@@ -14,7 +14,8 @@ from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["ScatterNd", "ScatterNdUpdate", "UnsortedSegmentSum", "Unique"]
+__all__ = ["ScatterNd", "ScatterNdUpdate", "UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+           "UnsortedSegmentProd", "Unique"]
 
 
 def _check_scatter(op, shape, indices, updates):
@@ -131,33 +132,107 @@ class UnsortedSegmentSum(Primitive):
         if isinstance(num, Tensor):
             num = num.asnumpy().item()  # a constant count (a traced one cannot give the output's shape)
         if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
-            raise ValueError(f"For 'UnsortedSegmentSum', 'num_segments' must be an int > 0, got {num!r}")
+            raise ValueError(f"For '{self.name}', 'num_segments' must be an int > 0, got {num!r}")
         return x, ids, int(num)
 
     def infer(self, x, ids, num):
         if ids.dtype.kind not in "iu":
-            raise TypeError(f"For 'UnsortedSegmentSum', 'segment_ids' must be int32 or int64, got "
+            raise TypeError(f"For '{self.name}', 'segment_ids' must be int32 or int64, got "
                             f"{mstype.from_numpy(ids.dtype)}")
         k = len(ids.shape)
         if tuple(ids.shape) != tuple(x.shape[:k]):
-            raise ValueError(f"For 'UnsortedSegmentSum', the whose shape of 'segment_ids' must equal to the shape of "
+            raise ValueError(f"For '{self.name}', the whose shape of 'segment_ids' must equal to the shape of "
                              f"'input_x', got {tuple(ids.shape)} for an input of shape {tuple(x.shape)}")
         return (num,) + tuple(x.shape[k:]), x.dtype
 
     def compute(self, x, ids, num):
         if ids.size and ids.max() >= num:
-            raise RuntimeError(f"For 'UnsortedSegmentSum', segment_ids must be < num_segments ({num}), got "
+            raise RuntimeError(f"For '{self.name}', segment_ids must be < num_segments ({num}), got "
                                f"{ids.max()} (MindSpore 2.10's CPU kernel fails to launch: 'Launch kernel failed')")
-        out = np.zeros((num,) + x.shape[ids.ndim:], x.dtype)
+        out = np.full((num,) + x.shape[ids.ndim:], self.empty(x.dtype), x.dtype)
         keep = ids >= 0
-        np.add.at(out, ids[keep], x[keep])
+        self.ufunc.at(out, ids[keep], x[keep])
         return out
+
+    ufunc = np.add
+
+    def empty(self, dtype):
+        """What a segment no row names holds."""
+        return 0
 
     def bprop(self, x, ids, num, out, dout):
         rows = op_table.gather(dout, op_table.maximum(ids, op_table.scalar_to_tensor(0, ids.dtype)), 0)
         kept = op_table.cast(ids >= op_table.scalar_to_tensor(0, ids.dtype), dout.dtype)  # a dropped row gets 0
         kept = kept.reshape(tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
         return rows * kept, None, None
+
+
+def _per_row(t, ids, x):
+    """``t`` (one entry per segment) gathered to x's rows, zero for the rows a negative id drops."""
+    rows = op_table.gather(t, op_table.maximum(ids, op_table.scalar_to_tensor(0, ids.dtype)), 0)
+    kept = op_table.cast(ids >= op_table.scalar_to_tensor(0, ids.dtype), t.dtype)
+    return rows * kept.reshape(tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
+
+
+def _lowest(dtype):
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+class UnsortedSegmentMax(UnsortedSegmentSum):
+    """``P.UnsortedSegmentMax()(x, segment_ids, num_segments)``: out[s] = the largest x[i] with segment_ids[i] == s.
+
+    A segment no row names holds the dtype's lowest value (-3.4028235e+38 for float32), as MindSpore 2.10's CPU
+    kernel gives. d/dx = dout of the row's segment where x is the segment's maximum, split evenly between the
+    rows that tie for it (observed: 0.5 each for two).
+    """
+
+    ufunc = np.maximum
+
+    def empty(self, dtype):
+        return _lowest(dtype)
+
+    def bprop(self, x, ids, num, out, dout):
+        hit = op_table.cast(op_table.equal(x, _per_row(out, ids, x)), dout.dtype)
+        ties = _per_row(unsorted_segment_sum(hit, ids, num), ids, x)
+        return _per_row(dout, ids, x) * hit / op_table.maximum(ties, 1.0), None, None
+
+
+class UnsortedSegmentMin(UnsortedSegmentMax):
+    """``P.UnsortedSegmentMin()``: the smallest x[i] of each segment; the dtype's largest value for an empty one.
+    Its gradient is UnsortedSegmentMax's, for the minimum."""
+
+    ufunc = np.minimum
+
+    def empty(self, dtype):
+        return _highest(dtype)
+
+
+class UnsortedSegmentProd(UnsortedSegmentSum):
+    """``P.UnsortedSegmentProd()``: out[s] = the product of the x[i] with segment_ids[i] == s; 1 for an empty one.
+
+    d/dx[i] = dout of the segment times the product of the segment's other rows: out / x[i] where no row is 0;
+    where one is, that row gets the product of the rest and the others 0 (observed: [0, 2, 3] gives [6, 0, 0]).
+    """
+
+    ufunc = np.multiply
+
+    def empty(self, dtype):
+        return 1
+
+    def bprop(self, x, ids, num, out, dout):
+        zero = op_table.equal(x, op_table.zeros_like(x))
+        nonzero_product = _per_row(unsorted_segment_prod(op_table.select(zero, op_table.ones_like(x), x), ids, num),
+                                   ids, x)  # the product of the segment's rows that are not 0
+        zeros = _per_row(unsorted_segment_sum(op_table.cast(zero, x.dtype), ids, num), ids, x)
+        none_zero, one_zero = op_table.equal(zeros, 0.0), op_table.equal(zeros, 1.0)
+        nothing, safe_x = op_table.zeros_like(x), op_table.select(zero, op_table.ones_like(x), x)
+        others = op_table.select(zero, op_table.select(one_zero, nonzero_product, nothing),
+                                 op_table.select(none_zero, nonzero_product / safe_x, nothing))
+        return _per_row(dout, ids, x) * others, None, None
 
 
 class _UniqueValues(Primitive):
@@ -243,6 +318,21 @@ def unsorted_segment_sum(input_x, segment_ids, num_segments):
     return instance(UnsortedSegmentSum)(input_x, segment_ids, num_segments)
 
 
+def unsorted_segment_max(x, segment_ids, num_segments):
+    """The largest row of each segment (``ops.unsorted_segment_max``; see ``UnsortedSegmentMax``)."""
+    return instance(UnsortedSegmentMax)(x, segment_ids, num_segments)
+
+
+def unsorted_segment_min(x, segment_ids, num_segments):
+    """The smallest row of each segment (``ops.unsorted_segment_min``; see ``UnsortedSegmentMin``)."""
+    return instance(UnsortedSegmentMin)(x, segment_ids, num_segments)
+
+
+def unsorted_segment_prod(x, segment_ids, num_segments):
+    """The product of the rows of each segment (``ops.unsorted_segment_prod``; see ``UnsortedSegmentProd``)."""
+    return instance(UnsortedSegmentProd)(x, segment_ids, num_segments)
+
+
 def unique(input):  # noqa: A002 - MindSpore's argument name
     """(distinct values in order of first appearance, the position of each element's value): ``ops.unique``."""
     if not isinstance(input, Tensor):
@@ -250,5 +340,6 @@ def unique(input):  # noqa: A002 - MindSpore's argument name
     return _unique(input)
 
 
-__all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unique"]
+__all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
+            "unsorted_segment_prod", "unique"]
 op_table.register(globals(), __all__)

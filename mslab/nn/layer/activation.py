@@ -14,7 +14,7 @@ from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 from mslab.ops.kernel_differences import warn_kernel_differs
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "ELU", "SiLU",
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softsign", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "ELU", "SiLU",
            "HSigmoid", "HSwish", "PReLU", "get_activation"]
 
 
@@ -122,6 +122,13 @@ class ELU(Cell):
         # (a Select, not Minimum, which would halve the slope at 0, where MindSpore's is 1)
         negative = F.mul(F.sub(F.exp(F.select(F.greater(x, 0.0), F.zeros_like(x), x)), 1.0), self.alpha)
         return F.select(F.greater(x, 0.0), x, negative)
+
+
+class Softsign(Cell):
+    """x / (1 + |x|), elementwise (``mindspore.nn.Softsign``): ``ops.softsign``."""
+
+    def construct(self, x):
+        return F.softsign(x)
 
 
 class SiLU(Cell):
