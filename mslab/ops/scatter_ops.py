@@ -14,7 +14,8 @@ from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["ScatterNd", "ScatterNdUpdate", "UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+__all__ = ["ScatterNd", "ScatterNdUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterUpdate",
+           "ScatterMax", "ScatterMin", "UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
            "UnsortedSegmentProd", "Unique"]
 
 
@@ -114,6 +115,100 @@ class ScatterNdUpdate(Primitive):
 
     def bprop(self, input_x, indices, updates, out, dout):
         return None, None, op_table.gather_nd(dout, indices)
+
+
+class ScatterAdd(Primitive):
+    """``P.ScatterAdd()(input_x, indices, updates)``: input_x[indices[...]] += updates, row by row, in place.
+
+    ``indices`` name rows of axis 0 and ``updates`` has shape indices.shape + input_x.shape[1:]; a row named
+    twice takes each of its updates in turn ([[0, 1], [1, 1]] adds 3, 7 and 9 to row 1). The same holds for
+    ScatterSub, ScatterMul, ScatterDiv (integers divide towards zero: -7 / 2 is -3), ScatterMax, ScatterMin and
+    ScatterUpdate (the last update wins), all observed on MindSpore 2.10 CPU. The updated input_x is returned.
+    As MindSpore 2.10, ScatterAdd / Sub / Mul / Div have no gradient (a RuntimeError); ScatterMax / Min / Update
+    give updates dout at the rows they name, and input_x none.
+    """
+
+    n_tensors = 3
+    side_effect = True
+
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=bool(use_locking))
+
+    def prepare(self, args):
+        input_x, indices, _ = args
+        if isinstance(indices, Tensor) and not indices.is_symbolic and indices._np_dtype.kind in "iu":
+            self.check_rows(indices.asnumpy(), input_x.shape[0])  # before running: MindSpore's RuntimeError
+        return args
+
+    def check_rows(self, indices, n):
+        if indices.size and (indices.min() < 0 or indices.max() >= n):
+            bad = indices[(indices < 0) | (indices >= n)].flat[0]
+            raise RuntimeError(f"For '{self.name}', the value of indices should be in [0, {n}), but got '{bad}' in "
+                               f"indices.")
+
+    def infer(self, input_x, indices, updates):
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"For '{self.name}', 'indices' must be int32 or int64, got "
+                            f"{mstype.from_numpy(indices.dtype)}")
+        want = tuple(indices.shape) + tuple(input_x.shape[1:])
+        if tuple(updates.shape) != want:
+            raise ValueError(f"For '{self.name}', 'updates' must have the shape indices.shape + input_x.shape[1:] = "
+                             f"{want}, but got {tuple(updates.shape)}")
+        return input_x.shape, input_x.dtype
+
+    def compute(self, input_x, indices, updates):
+        self.check_rows(indices, input_x.shape[0])
+        state.before_write(input_x)  # an all-or-nothing step can put it back
+        rows = updates.astype(input_x.dtype, copy=False).reshape((-1,) + input_x.shape[1:])
+        for i, row in zip(indices.reshape(-1), rows):  # one update after another, as the kernel runs them
+            input_x[i] = self.combine(input_x[i], row)
+        return input_x
+
+    def combine(self, old, new):
+        return old + new
+
+    def bprop(self, input_x, indices, updates, out, dout):
+        raise RuntimeError(f"Illegal primitive: Primitive {self.name}'s bprop not defined.")  # MindSpore 2.10's words
+
+
+class ScatterSub(ScatterAdd):
+    """``P.ScatterSub()``: input_x[indices] -= updates, in place (see ScatterAdd)."""
+    def combine(self, old, new): return old - new
+
+
+class ScatterMul(ScatterAdd):
+    """``P.ScatterMul()``: input_x[indices] *= updates, in place (see ScatterAdd)."""
+    def combine(self, old, new): return old * new
+
+
+class ScatterDiv(ScatterAdd):
+    """``P.ScatterDiv()``: input_x[indices] /= updates, in place; integers divide towards zero (see ScatterAdd)."""
+    def combine(self, old, new):
+        if old.dtype.kind in "iu":
+            return (np.trunc(old / new)).astype(old.dtype)
+        return old / new
+
+
+class ScatterUpdate(ScatterAdd):
+    """``P.ScatterUpdate()``: input_x[indices] = updates, in place; the last of a repeated row wins. d/d(updates) =
+    dout at the rows they name (also an update a later one overwrote), as MindSpore 2.10 gives."""
+    def __init__(self, use_locking=True):
+        super().__init__(use_locking)
+
+    def combine(self, old, new): return new
+
+    def bprop(self, input_x, indices, updates, out, dout):
+        return None, None, op_table.gather(dout, indices, 0)
+
+
+class ScatterMax(ScatterUpdate):
+    """``P.ScatterMax()``: input_x[indices] = max(input_x[indices], updates), in place; gradient as ScatterUpdate."""
+    def combine(self, old, new): return np.maximum(old, new)
+
+
+class ScatterMin(ScatterUpdate):
+    """``P.ScatterMin()``: input_x[indices] = min(input_x[indices], updates), in place; gradient as ScatterUpdate."""
+    def combine(self, old, new): return np.minimum(old, new)
 
 
 class UnsortedSegmentSum(Primitive):
@@ -313,6 +408,41 @@ def scatter_nd_update(input_x, indices, updates):
     return ScatterNdUpdate()(input_x, indices, updates)
 
 
+def scatter_add(input_x, indices, updates):
+    """``ops.scatter_add``: input_x[indices] += updates in place (see ``ScatterAdd``)."""
+    return ScatterAdd()(input_x, indices, updates)
+
+
+def scatter_sub(input_x, indices, updates):
+    """``ops.scatter_sub``: input_x[indices] -= updates in place (see ``ScatterAdd``)."""
+    return ScatterSub()(input_x, indices, updates)
+
+
+def scatter_mul(input_x, indices, updates):
+    """``ops.scatter_mul``: input_x[indices] *= updates in place (see ``ScatterAdd``)."""
+    return ScatterMul()(input_x, indices, updates)
+
+
+def scatter_div(input_x, indices, updates):
+    """``ops.scatter_div``: input_x[indices] /= updates in place (see ``ScatterAdd``)."""
+    return ScatterDiv()(input_x, indices, updates)
+
+
+def scatter_max(input_x, indices, updates):
+    """``ops.scatter_max``: input_x[indices] = max(input_x[indices], updates) in place (see ``ScatterAdd``)."""
+    return ScatterMax()(input_x, indices, updates)
+
+
+def scatter_min(input_x, indices, updates):
+    """``ops.scatter_min``: input_x[indices] = min(input_x[indices], updates) in place (see ``ScatterAdd``)."""
+    return ScatterMin()(input_x, indices, updates)
+
+
+def scatter_update(input_x, indices, updates):
+    """``ops.scatter_update``: input_x[indices] = updates in place (see ``ScatterAdd``)."""
+    return ScatterUpdate()(input_x, indices, updates)
+
+
 def unsorted_segment_sum(input_x, segment_ids, num_segments):
     """The rows of ``input_x`` added up by segment id (``ops.unsorted_segment_sum``; see ``UnsortedSegmentSum``)."""
     return instance(UnsortedSegmentSum)(input_x, segment_ids, num_segments)
@@ -340,6 +470,7 @@ def unique(input):  # noqa: A002 - MindSpore's argument name
     return _unique(input)
 
 
-__all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
-            "unsorted_segment_prod", "unique"]
+__all__ += ["scatter_nd", "scatter_nd_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
+            "scatter_max", "scatter_min", "scatter_update", "unsorted_segment_sum", "unsorted_segment_max",
+            "unsorted_segment_min", "unsorted_segment_prod", "unique"]
 op_table.register(globals(), __all__)
