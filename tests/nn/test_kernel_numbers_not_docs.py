@@ -91,6 +91,18 @@ def test_adam_gives_mindspores_float32_numbers(mode):
     assert rows[-1] == [0.04937293380498886, -0.5260299444198608, 1.021156668663025]
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_adam_weight_decay_gives_mindspores_float32_numbers(mode):
+    rows, _ = steps(lambda ps: nn.AdamWeightDecay(ps, learning_rate=0.001), [0.05, -0.5, 1.0], ADAM_G, mode)
+    # observed on MindSpore 2.10 CPU, w after each step
+    assert rows == [[0.047597456723451614, -0.5031619668006897, 1.0031622648239136],
+                    [0.044004037976264954, -0.5048625469207764, 1.0051573514938354],
+                    [0.040768545120954514, -0.5078477263450623, 1.006798267364502]]
+    rows, _ = steps(lambda ps: nn.AdamWeightDecay(ps, learning_rate=0.01, weight_decay=0.1), [0.05, -0.5, 1.0], ADAM_G,
+                    mode)
+    np.testing.assert_allclose(rows[-1], [-0.04238041117787361, -0.5768988728523254, 1.0649021863937378], rtol=1e-6)
+
+
 # ---- Momentum(use_nesterov=True) ------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", MODES)
 def test_momentum_nesterov_updates_as_without_it(mode, first_warning):

@@ -89,10 +89,11 @@ class AdamWeightDecay(Optimizer):
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         b1, b2 = self.beta1, self.beta2
+        rest1, rest2 = float32_complement(b1), float32_complement(b2)
         out = []
         for w, m, v, g, lr, wd in zip(self.parameters, self.moments1, self.moments2, grads, lrs, self._decays):
-            m_new = F.add(F.mul(m, b1), F.mul(g, 1.0 - b1))
-            v_new = F.add(F.mul(v, b2), F.mul(F.mul(g, g), 1.0 - b2))
+            m_new = F.add(F.mul(m, b1), F.mul(g, rest1))
+            v_new = F.add(F.mul(v, b2), F.mul(F.mul(g, g), rest2))
             update = F.div(m_new, F.add(F.sqrt(v_new), self.eps))
             if wd > 0:
                 update = F.add(update, F.mul(w, wd))
