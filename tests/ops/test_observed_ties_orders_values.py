@@ -172,6 +172,7 @@ def test_masked_fill_broadcasts_input_against_mask(mode):
     x2 = Tensor(np.array([[1.0, 2.0]], np.float32))
     assert values(ops.masked_fill(x2, Tensor(np.array([[True], [False]])), 5.0)) == [[5.0, 5.0], [1.0, 2.0]]
     check_modes(fill, x)
+    check_grad(lambda t: ops.masked_fill(t, m, 5.0), np.array([[1.5], [-2.0]]))
     with pytest.raises(ValueError, match="do not broadcast"):
         ops.masked_fill(Tensor(np.ones((2, 3), np.float32)), m, 1.0)
 
@@ -205,8 +206,10 @@ def test_kl_div_gradient_is_minus_labels_even_where_the_loss_is_zero(mode):
     assert gt == [[0.0] * 3] * 2
 
 
-def test_kl_div_modes_agree():
+def test_kl_div_modes_agree_and_match_central_differences_where_labels_are_positive():
     check_modes(lambda a, b: ops.kl_div(a, b, "none"), Tensor(KL_X), Tensor(KL_T))
+    labels = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])
+    check_grad(lambda a, b: ops.kl_div(a, b, "none"), KL_X.astype(np.float64), labels, positions=[0])
 
 
 # ---- BCE with logits: which inputs get a gradient -------------------------------------------------------------
