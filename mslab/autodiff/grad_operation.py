@@ -289,7 +289,7 @@ class GradSpec:
         if gp is None:
             grads = gw
         else:
-            gi = gin[0] if isinstance(gp, int) else gin
+            gi = gin[0] if isinstance(gp, int) or len(gin) == 1 else gin  # (0,) gives a Tensor too, as MindSpore
             grads = (gi, gw) if self.with_weights else gi
         if self.with_value:
             return out, grads
@@ -303,7 +303,8 @@ def grad(fn: Callable, grad_position: Positions = 0, weights: Weights = None, ha
          return_ids: bool = False) -> GradFunction:
     """``mindspore.grad``: a function returning gradients of ``fn`` w.r.t. inputs and/or weights.
 
-    ``grad_position`` int -> one Tensor, tuple -> tuple; with ``weights`` -> ``(input_grads,
+    ``grad_position`` int -> one Tensor, tuple -> tuple (of one position: one Tensor, as MindSpore 2.10 gives
+    for ``grad_position=(0,)``); with ``weights`` -> ``(input_grads,
     weight_grads)`` (one Parameter as ``weights`` -> its gradient alone); ``grad_position=None`` with weights
     -> weight grads only; ``has_aux`` -> only the first output is differentiated and ``(grads, aux)`` is
     returned. ``return_ids`` pairs each gradient with its id: ``(position, grad)`` for an input,

@@ -348,7 +348,7 @@ class Tensor(InplaceMethods):
     def log(self) -> Tensor: return op_table.log(self)
     def sqrt(self) -> Tensor: return op_table.sqrt(self)
     def square(self) -> Tensor: return op_table.square(self)
-    def clip(self, xmin, xmax) -> Tensor: return op_table.clip_by_value(self, xmin, xmax)
+    def clip(self, xmin, xmax) -> Tensor: return op_table.clip(self, xmin, xmax)
     def all(self, axis=(), keep_dims=False) -> Tensor: return op_table.reduce_all(self, axis, keep_dims)
     def any(self, axis=(), keep_dims=False) -> Tensor: return op_table.reduce_any(self, axis, keep_dims)
     # MindSpore 2.x names (Tensor.prod takes dim, not axis: prod(axis=1) is a TypeError there too)
@@ -358,6 +358,26 @@ class Tensor(InplaceMethods):
     def swapaxes(self, axis0, axis1) -> Tensor: return op_table.swapaxes(self, axis0, axis1)
     def unsqueeze(self, dim) -> Tensor: return op_table.expand_dims(self, dim)
     def nelement(self) -> builtins.int: return self.size  # builtins: Tensor.int is a method
+    # method forms of functional ops (issue 28), as MindSpore 2.10's: x.add(y, alpha=2) is x + 2 * y
+    def dim(self) -> builtins.int: return len(self.shape)
+    def add(self, other, *, alpha=1) -> Tensor: return op_table.add(self, other if alpha == 1 else other * alpha)
+    def sub(self, other, *, alpha=1) -> Tensor: return op_table.sub(self, other if alpha == 1 else other * alpha)
+    def mul(self, other) -> Tensor: return op_table.mul(self, other)
+    def cos(self) -> Tensor: return op_table.cos(self)
+    def sin(self) -> Tensor: return op_table.sin(self)
+    def neg(self) -> Tensor: return op_table.neg(self)
+    def masked_fill(self, mask, value) -> Tensor: return op_table.masked_fill(self, mask, value)
+
+    def div(self, other, *, rounding_mode=None) -> Tensor:
+        """x / other; ``rounding_mode`` 'floor' rounds the quotient down, 'trunc' towards zero (-7 / 2: -4, -3)."""
+        q = op_table.div(self, other)
+        if rounding_mode is None:
+            return q
+        if rounding_mode == "floor":
+            return op_table.floor(q)
+        if rounding_mode == "trunc":
+            return op_table.sign(q) * op_table.floor(op_table.abs(q))
+        raise ValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}")
 
     def copy(self) -> Tensor:
         return Tensor._wrap(self._numbers("copy()").copy())

@@ -49,6 +49,7 @@ from mslab.nn.layer import (
                              Sigmoid,
                              SiLU,
                              Softmax,
+                             Softsign,
                              SyncBatchNorm,
                              Tanh,
                              Tril,

@@ -58,8 +58,10 @@ class Meshgrid:
 
 
 class MaskedFill:
-    """``ops.MaskedFill()(input, mask, value)``: ``input`` with ``value`` wherever the Bool ``mask`` (broadcast
-    to input's shape) is True.
+    """``ops.MaskedFill()(input, mask, value)``: ``input`` with ``value`` wherever the Bool ``mask`` is True.
+
+    ``input`` and ``mask`` broadcast against each other, as in MindSpore 2.10: an input of shape (2, 1) and a
+    mask of shape (1, 2) give a (2, 2) result (observed), and input's gradient is summed back to (2, 1).
 
     ``value`` is a number or a 0-d Tensor, cast to input's dtype. d/d(input) = dout where the mask is False;
     d/d(value) = the sum of dout where it is True (observed on MindSpore 2.10 CPU).
@@ -70,12 +72,11 @@ class MaskedFill:
             raise TypeError("For 'MaskedFill', 'input' and 'mask' must be Tensors")
         if mask.dtype != mstype.bool_:
             raise TypeError(f"For 'MaskedFill', 'mask' must be a Bool Tensor, got {mask.dtype}")
-        shape = tuple(input.shape)
         try:
-            np.broadcast_shapes(tuple(mask.shape), shape)
+            shape = tuple(np.broadcast_shapes(tuple(mask.shape), tuple(input.shape)))
         except ValueError:
-            raise ValueError(f"For 'MaskedFill', 'mask' of shape {tuple(mask.shape)} does not broadcast to the "
-                             f"input's shape {shape}") from None
+            raise ValueError(f"For 'MaskedFill', 'mask' of shape {tuple(mask.shape)} and 'input' of shape "
+                             f"{tuple(input.shape)} do not broadcast") from None
         if isinstance(value, Tensor):
             if value.shape != ():
                 raise ValueError(f"For 'MaskedFill', 'value' must be a 0-d Tensor or a number, got shape "
@@ -85,6 +86,8 @@ class MaskedFill:
             value = op_table.scalar_to_tensor(value, input.dtype)
         if tuple(mask.shape) != shape:
             mask = op_table.broadcast_to(mask, shape)
+        if tuple(input.shape) != shape:
+            input = op_table.broadcast_to(input, shape)  # noqa: A001 - its gradient sums back over the new axes
         return op_table.select(mask, op_table.broadcast_to(value, shape), input)
 
     def __repr__(self):

@@ -340,6 +340,11 @@ def avg_pool_grad(x_shape, dout, kernel, stride, pads, out_hw, include_pad):
     N, C, H, W = x_shape
     g = dout.astype(ct) / pool_counts(x_shape, kernel, stride, pads, out_hw, include_pad, ct)
     dxp = np.zeros((N, C, H + pads[0] + pads[1], W + pads[2] + pads[3]), ct)
-    for p, q in _taps(kernel):
-        dxp[_tap(p, q, stride, (1, 1), out_hw)] += g
+    # MindSpore 2.10's CPU kernel adds a window's share into dx windows row by row going down and, within a
+    # row, right to left: for one dx element that is kernel rows last to first, columns first to last. Float
+    # addition is not associative, so this order is what makes its numbers equal to the last bit.
+    kh, kw = kernel
+    for p in reversed(range(kh)):
+        for q in range(kw):
+            dxp[_tap(p, q, stride, (1, 1), out_hw)] += g
     return np.ascontiguousarray(_crop(dxp, pads, x_shape), dtype=dt)

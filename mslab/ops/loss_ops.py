@@ -14,8 +14,9 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import op_table
+from mslab.ops.primitive import Primitive, broadcast_shape, instance
 
-__all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss", "KLDivLoss"]
+__all__ = ["SigmoidCrossEntropyWithLogits", "SmoothL1Loss", "KLDiv", "KLDivLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -92,7 +93,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     """w * [(1 - y) x + (1 + (pos_weight - 1) y) softplus(-x)]: BCE of sigmoid(x), computed without overflow.
 
     Its gradient is w * ((1 + (pw - 1) y) sigmoid(x) - pw y), i.e. sigmoid(x) - y when no weights are given.
+    As MindSpore 2.10's BCEWithLogitsLoss kernel, ``weight`` and ``pos_weight`` get no gradient (observed: zeros).
     """
+    weight = None if weight is None else op_table.stop_gradient(weight)
+    pos_weight = None if pos_weight is None else op_table.stop_gradient(pos_weight)
     sp = op_table.softplus(op_table.neg(input))
     scale = 1.0 if pos_weight is None else op_table.add(1.0, op_table.mul(op_table.sub(pos_weight, 1.0), target))
     loss = op_table.add(op_table.mul(op_table.sub(1.0, target), input),
@@ -142,21 +146,43 @@ class SmoothL1Loss:
 
 
 class SigmoidCrossEntropyWithLogits:
-    """``ops.SigmoidCrossEntropyWithLogits()(logits, labels)``: the elementwise (unreduced) BCE with logits."""
+    """``ops.SigmoidCrossEntropyWithLogits()(logits, labels)``: the elementwise (unreduced) BCE with logits.
+
+    As MindSpore 2.10's kernel, only logits get a gradient, sigmoid(x) - y; labels get zeros (observed).
+    """
 
     def __call__(self, logits, labels):
-        return binary_cross_entropy_with_logits(logits, labels, reduction="none")
+        return binary_cross_entropy_with_logits(logits, op_table.stop_gradient(labels), reduction="none")
 
+
+
+class KLDiv(Primitive):
+    """The elementwise Kullback-Leibler term of :class:`KLDivLoss` (logits are log-probabilities)::
+
+        l = labels * (log(labels) - logits)   where labels > 0,   else 0
+
+    d/dlogits = -labels * dout everywhere, also where labels <= 0 and l is 0; labels get no gradient. Both are
+    MindSpore 2.10's CPU kernels (observed: logits 0.3, label -1 give l = 0 and the gradient 1).
+    """
+
+    n_tensors = 2
+
+    def infer(self, logits, labels):
+        return broadcast_shape(self, logits.shape, labels.shape), logits.dtype
+
+    def compute(self, logits, labels):
+        positive = labels > 0
+        terms = labels * (np.log(np.where(positive, labels, 1)) - logits)
+        return np.where(positive, terms, 0).astype(logits.dtype, copy=False)
+
+    def bprop(self, logits, labels, out, dout):
+        return -labels * dout, op_table.zeros_like(labels)
 
 
 class KLDivLoss:
     """``ops.KLDivLoss(reduction='mean')(logits, labels)``: the Kullback-Leibler divergence of labels from
-    exp(logits) (logits are log-probabilities):
-
-        l_i = labels_i * (log(labels_i) - logits_i)       (0 where labels_i = 0)
-
-    reduced as 'none', 'sum', 'mean' (sum / number of elements) or 'batchmean' (sum / shape[0]). As MindSpore
-    2.10's, the gradient flows to logits only (-labels); the labels' gradient is zero (observed)."""
+    exp(logits), :class:`KLDiv`'s terms reduced as 'none', 'sum', 'mean' (sum / number of elements) or
+    'batchmean' (sum / shape[0]), as MindSpore 2.10's ``ops.kl_div``."""
 
     def __init__(self, reduction="mean"):
         if reduction not in ("none", "mean", "batchmean", "sum"):
@@ -165,19 +191,23 @@ class KLDivLoss:
         self.reduction = reduction
 
     def __call__(self, logits, labels):
-        t = op_table.stop_gradient(labels)
-        positive = op_table.greater(t, op_table.zeros_like(t))
-        loss = op_table.sub(op_table.mul(t, op_table.log(op_table.select(positive, t, op_table.ones_like(t)))),
-                            op_table.mul(t, logits))
-        if self.reduction == "none":
-            return loss
-        total = op_table.reduce_sum(loss)
-        if self.reduction == "sum":
-            return total
-        count = loss.shape[0] if self.reduction == "batchmean" and loss.shape else max(1, int(np.prod(loss.shape)))
-        return op_table.div(total, float(count))
+        return kl_div(logits, labels, self.reduction)
 
 
-__all__ += ["reduce_loss", "nll_loss", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits",
+def kl_div(logits, labels, reduction="mean"):
+    """``ops.kl_div``: the Kullback-Leibler divergence of labels from exp(logits) (see :class:`KLDiv`), reduced."""
+    if reduction not in ("none", "mean", "batchmean", "sum"):
+        KLDivLoss(reduction)  # raises MindSpore's message
+    loss = instance(KLDiv)(logits, labels)
+    if reduction == "none":
+        return loss
+    total = op_table.reduce_sum(loss)
+    if reduction == "sum":
+        return total
+    count = loss.shape[0] if reduction == "batchmean" and loss.shape else max(1, int(np.prod(loss.shape)))
+    return op_table.div(total, float(count))
+
+
+__all__ += ["kl_div", "reduce_loss", "nll_loss", "cross_entropy", "mse_loss", "binary_cross_entropy_with_logits",
             "binary_cross_entropy", "smooth_l1_loss", "huber_loss"]
 op_table.register(globals(), __all__)

@@ -8,6 +8,7 @@ input that was broadcast was, in effect, used several times.
 import numpy as np
 
 from mslab.core.op_registry import op_table
+from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, broadcast_shape
 
 __all__ = [
@@ -189,28 +190,35 @@ class Pow(_Binary):
         return dx, dout * (out * log_x)
 
 
+def _winner_takes_dout(x_wins, y_wins, tie, dout):
+    """(dx, dy) of a max or min: dout goes to the winning input, half of it to each input of a tie."""
+    zeros, half = op_table.zeros_like(dout), dout * 0.5
+    return (op_table.select(x_wins, dout, op_table.select(tie, half, zeros)),
+            op_table.select(y_wins, dout, op_table.select(tie, half, zeros)))
+
+
 class Maximum(_Binary):
-    """max(x, y) elementwise; the gradient goes to the larger input (to x on ties)."""
+    """max(x, y) elementwise; the gradient goes to the larger input, and is split evenly on a tie.
+
+    The even split is MindSpore's MaximumGrad (observed on 2.10 CPU: d/dx and d/dy of max(x, y) at x == y are
+    0.5 each), which is why MindSpore's LeakyReLU, max(alpha * x, x), has the slope (1 + alpha) / 2 at 0.
+    """
 
     def compute(self, x, y):
         return np.maximum(x, y)
 
     def bprop(self, x, y, out, dout):
-        pick_x = x >= y
-        zeros = op_table.zeros_like(dout)
-        return op_table.select(pick_x, dout, zeros), op_table.select(pick_x, zeros, dout)
+        return _winner_takes_dout(x > y, x < y, x == y, dout)
 
 
 class Minimum(_Binary):
-    """min(x, y) elementwise; the gradient goes to the smaller input (to x on ties)."""
+    """min(x, y) elementwise; the gradient goes to the smaller input, and is split evenly on a tie (MinimumGrad)."""
 
     def compute(self, x, y):
         return np.minimum(x, y)
 
     def bprop(self, x, y, out, dout):
-        pick_x = x <= y
-        zeros = op_table.zeros_like(dout)
-        return op_table.select(pick_x, dout, zeros), op_table.select(pick_x, zeros, dout)
+        return _winner_takes_dout(x < y, x > y, x == y, dout)
 
 
 # ---- comparisons (boolean results, no gradient) --------------------------------------------
@@ -287,7 +295,8 @@ addn = AddN()
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     """min(max(x, clip_value_min), clip_value_max), made of Maximum and Minimum so gradients follow them
-    (dout passes where x is inside the range, including ties at the bounds); a bound of None is not applied."""
+    (dout passes where x is inside the range, half of it where x is on a bound, as in MindSpore 2.10's
+    ``ops.clip_by_value``); a bound of None is not applied."""
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("clip_by_value needs clip_value_min or clip_value_max")
     if isinstance(x, (tuple, list)):
@@ -304,11 +313,25 @@ def clip(input, min=None, max=None):  # noqa: A001,A002 - MindSpore's argument n
     """min(max(input, min), max) (``ops.clip``, also ``ops.clamp``): a bound may be a number or a Tensor
     (broadcast), None leaves that side open; with min > max every element becomes max, as in MindSpore.
 
-    The gradient passes where the input lies inside [min, max] (ties at a bound included).
+    The gradient passes where the input lies inside [min, max], bounds included (observed on MindSpore 2.10
+    CPU: its clamp kernel, unlike clip_by_value's Maximum and Minimum, does not halve it on a bound), so each
+    side is a Select of the bound where the input lies beyond it.
     """
     if min is None and max is None:
         raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
-    return clip_by_value(input, min, max)
+    out = input
+    if min is not None:
+        out = op_table.select(out < min, _bound_like(min, out), out)
+    if max is not None:
+        out = op_table.select(out > max, _bound_like(max, out), out)
+    return out
+
+
+def _bound_like(bound, x):
+    """A clip bound (a number or a Tensor) as a tensor of x's dtype."""
+    if isinstance(bound, Tensor):
+        return bound if bound.dtype == x.dtype else op_table.cast(bound, x.dtype)
+    return op_table.scalar_to_tensor(bound, x.dtype)
 
 
 clamp = clip

@@ -200,5 +200,29 @@ def tensor_dot(x1, x2, axes):
     return op_table.reshape(out, tuple(a[i] for i in free_a) + tuple(b[j] for j in free_b))
 
 
-__all__ += ["matmul", "batch_matmul", "bmm", "mm", "dot", "tensor_dot"]
+class Ger:
+    """``P.Ger()(x1, x2)``: the outer product of two 1-D tensors, out[i, j] = x1[i] * x2[j] (see :func:`ger`)."""
+
+    def __call__(self, x1, x2):
+        return ger(x1, x2)
+
+    def __repr__(self):
+        return "Ger"
+
+
+def ger(input, vec2):  # noqa: A002 - MindSpore's argument names
+    """The outer product of 1-D ``input`` (n,) and ``vec2`` (m,): (n, m) with out[i, j] = input[i] * vec2[j].
+
+    Made of reshapes and a broadcast Mul, so d/dinput = dout @ vec2 and d/dvec2 = input @ dout come from Mul's
+    rule (observed on MindSpore 2.10 CPU: [1, 2, 3] and [0.5, -1] give [[0.5 -1] [1 -2] [1.5 -3]]).
+    """
+    for name, t in (("x1", input), ("x2", vec2)):
+        if len(t.shape) != 1:
+            raise ValueError(f"For 'Ger', the '{name}' must be a 1-D Tensor, but got shape {tuple(t.shape)}")
+    if input.dtype != vec2.dtype:
+        raise TypeError(f"For 'Ger', 'x1' and 'x2' must have one dtype, but got {input.dtype} and {vec2.dtype}")
+    return op_table.reshape(input, (-1, 1)) * op_table.reshape(vec2, (1, -1))
+
+
+__all__ += ["Ger", "ger", "matmul", "batch_matmul", "bmm", "mm", "dot", "tensor_dot"]
 op_table.register(globals(), __all__)

@@ -119,9 +119,9 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
         return _shape(logits)[:1], logits.dtype
 
     def compute(self, logits, labels):
-        loss = -np.sum(labels * _log_softmax(logits), axis=-1)
-        loss += 0.0  # -0.0 -> 0.0: a zero loss prints as 0.
-        return loss
+        # no "+ 0.0": with all-zero labels the loss is -0.0, and MindSpore 2.10 prints it as -0. (observed: seed
+        # train.md's example prints [-0. -0. ...], where the seed, written with an older MindSpore, shows 0.)
+        return -np.sum(labels * _log_softmax(logits), axis=-1)
 
     def bprop(self, logits, labels, out, dout):
         return instance(SoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), op_table.zeros_like(labels)
@@ -197,9 +197,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
             g = _softmax(logits)
             g[np.arange(n), labels] -= 1
             return g / logits.dtype.type(max(n, 1))
-        loss = -_log_softmax(logits)[np.arange(n), labels]
-        loss += 0.0  # no -0.0
-        return loss
+        return -_log_softmax(logits)[np.arange(n), labels]  # -0.0 for a certain class, as MindSpore 2.10 (observed)
 
     def bprop(self, logits, labels, out, dout):
         if self.is_grad:

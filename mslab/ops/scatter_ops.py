@@ -14,7 +14,9 @@ from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
 from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["ScatterNd", "ScatterNdUpdate", "UnsortedSegmentSum", "Unique"]
+__all__ = ["ScatterNd", "ScatterNdUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterUpdate",
+           "ScatterMax", "ScatterMin", "UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",
+           "UnsortedSegmentProd", "Unique"]
 
 
 def _check_scatter(op, shape, indices, updates):
@@ -115,6 +117,100 @@ class ScatterNdUpdate(Primitive):
         return None, None, op_table.gather_nd(dout, indices)
 
 
+class ScatterAdd(Primitive):
+    """``P.ScatterAdd()(input_x, indices, updates)``: input_x[indices[...]] += updates, row by row, in place.
+
+    ``indices`` name rows of axis 0 and ``updates`` has shape indices.shape + input_x.shape[1:]; a row named
+    twice takes each of its updates in turn ([[0, 1], [1, 1]] adds 3, 7 and 9 to row 1). The same holds for
+    ScatterSub, ScatterMul, ScatterDiv (integers divide towards zero: -7 / 2 is -3), ScatterMax, ScatterMin and
+    ScatterUpdate (the last update wins), all observed on MindSpore 2.10 CPU. The updated input_x is returned.
+    As MindSpore 2.10, ScatterAdd / Sub / Mul / Div have no gradient (a RuntimeError); ScatterMax / Min / Update
+    give updates dout at the rows they name, and input_x none.
+    """
+
+    n_tensors = 3
+    side_effect = True
+
+    def __init__(self, use_locking=False):
+        super().__init__(use_locking=bool(use_locking))
+
+    def prepare(self, args):
+        input_x, indices, _ = args
+        if isinstance(indices, Tensor) and not indices.is_symbolic and indices._np_dtype.kind in "iu":
+            self.check_rows(indices.asnumpy(), input_x.shape[0])  # before running: MindSpore's RuntimeError
+        return args
+
+    def check_rows(self, indices, n):
+        if indices.size and (indices.min() < 0 or indices.max() >= n):
+            bad = indices[(indices < 0) | (indices >= n)].flat[0]
+            raise RuntimeError(f"For '{self.name}', the value of indices should be in [0, {n}), but got '{bad}' in "
+                               f"indices.")
+
+    def infer(self, input_x, indices, updates):
+        if indices.dtype.kind not in "iu":
+            raise TypeError(f"For '{self.name}', 'indices' must be int32 or int64, got "
+                            f"{mstype.from_numpy(indices.dtype)}")
+        want = tuple(indices.shape) + tuple(input_x.shape[1:])
+        if tuple(updates.shape) != want:
+            raise ValueError(f"For '{self.name}', 'updates' must have the shape indices.shape + input_x.shape[1:] = "
+                             f"{want}, but got {tuple(updates.shape)}")
+        return input_x.shape, input_x.dtype
+
+    def compute(self, input_x, indices, updates):
+        self.check_rows(indices, input_x.shape[0])
+        state.before_write(input_x)  # an all-or-nothing step can put it back
+        rows = updates.astype(input_x.dtype, copy=False).reshape((-1,) + input_x.shape[1:])
+        for i, row in zip(indices.reshape(-1), rows):  # one update after another, as the kernel runs them
+            input_x[i] = self.combine(input_x[i], row)
+        return input_x
+
+    def combine(self, old, new):
+        return old + new
+
+    def bprop(self, input_x, indices, updates, out, dout):
+        raise RuntimeError(f"Illegal primitive: Primitive {self.name}'s bprop not defined.")  # MindSpore 2.10's words
+
+
+class ScatterSub(ScatterAdd):
+    """``P.ScatterSub()``: input_x[indices] -= updates, in place (see ScatterAdd)."""
+    def combine(self, old, new): return old - new
+
+
+class ScatterMul(ScatterAdd):
+    """``P.ScatterMul()``: input_x[indices] *= updates, in place (see ScatterAdd)."""
+    def combine(self, old, new): return old * new
+
+
+class ScatterDiv(ScatterAdd):
+    """``P.ScatterDiv()``: input_x[indices] /= updates, in place; integers divide towards zero (see ScatterAdd)."""
+    def combine(self, old, new):
+        if old.dtype.kind in "iu":
+            return (np.trunc(old / new)).astype(old.dtype)
+        return old / new
+
+
+class ScatterUpdate(ScatterAdd):
+    """``P.ScatterUpdate()``: input_x[indices] = updates, in place; the last of a repeated row wins. d/d(updates) =
+    dout at the rows they name (also an update a later one overwrote), as MindSpore 2.10 gives."""
+    def __init__(self, use_locking=True):
+        super().__init__(use_locking)
+
+    def combine(self, old, new): return new
+
+    def bprop(self, input_x, indices, updates, out, dout):
+        return None, None, op_table.gather(dout, indices, 0)
+
+
+class ScatterMax(ScatterUpdate):
+    """``P.ScatterMax()``: input_x[indices] = max(input_x[indices], updates), in place; gradient as ScatterUpdate."""
+    def combine(self, old, new): return np.maximum(old, new)
+
+
+class ScatterMin(ScatterUpdate):
+    """``P.ScatterMin()``: input_x[indices] = min(input_x[indices], updates), in place; gradient as ScatterUpdate."""
+    def combine(self, old, new): return np.minimum(old, new)
+
+
 class UnsortedSegmentSum(Primitive):
     """``P.UnsortedSegmentSum()(x, segment_ids, num_segments)``: out[s] = the sum of the x[i] with
     segment_ids[i] == s, for s in 0 .. num_segments - 1 (zeros for a segment nobody names).
@@ -131,33 +227,107 @@ class UnsortedSegmentSum(Primitive):
         if isinstance(num, Tensor):
             num = num.asnumpy().item()  # a constant count (a traced one cannot give the output's shape)
         if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
-            raise ValueError(f"For 'UnsortedSegmentSum', 'num_segments' must be an int > 0, got {num!r}")
+            raise ValueError(f"For '{self.name}', 'num_segments' must be an int > 0, got {num!r}")
         return x, ids, int(num)
 
     def infer(self, x, ids, num):
         if ids.dtype.kind not in "iu":
-            raise TypeError(f"For 'UnsortedSegmentSum', 'segment_ids' must be int32 or int64, got "
+            raise TypeError(f"For '{self.name}', 'segment_ids' must be int32 or int64, got "
                             f"{mstype.from_numpy(ids.dtype)}")
         k = len(ids.shape)
         if tuple(ids.shape) != tuple(x.shape[:k]):
-            raise ValueError(f"For 'UnsortedSegmentSum', the whose shape of 'segment_ids' must equal to the shape of "
+            raise ValueError(f"For '{self.name}', the whose shape of 'segment_ids' must equal to the shape of "
                              f"'input_x', got {tuple(ids.shape)} for an input of shape {tuple(x.shape)}")
         return (num,) + tuple(x.shape[k:]), x.dtype
 
     def compute(self, x, ids, num):
         if ids.size and ids.max() >= num:
-            raise RuntimeError(f"For 'UnsortedSegmentSum', segment_ids must be < num_segments ({num}), got "
+            raise RuntimeError(f"For '{self.name}', segment_ids must be < num_segments ({num}), got "
                                f"{ids.max()} (MindSpore 2.10's CPU kernel fails to launch: 'Launch kernel failed')")
-        out = np.zeros((num,) + x.shape[ids.ndim:], x.dtype)
+        out = np.full((num,) + x.shape[ids.ndim:], self.empty(x.dtype), x.dtype)
         keep = ids >= 0
-        np.add.at(out, ids[keep], x[keep])
+        self.ufunc.at(out, ids[keep], x[keep])
         return out
+
+    ufunc = np.add
+
+    def empty(self, dtype):
+        """What a segment no row names holds."""
+        return 0
 
     def bprop(self, x, ids, num, out, dout):
         rows = op_table.gather(dout, op_table.maximum(ids, op_table.scalar_to_tensor(0, ids.dtype)), 0)
         kept = op_table.cast(ids >= op_table.scalar_to_tensor(0, ids.dtype), dout.dtype)  # a dropped row gets 0
         kept = kept.reshape(tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
         return rows * kept, None, None
+
+
+def _per_row(t, ids, x):
+    """``t`` (one entry per segment) gathered to x's rows, zero for the rows a negative id drops."""
+    rows = op_table.gather(t, op_table.maximum(ids, op_table.scalar_to_tensor(0, ids.dtype)), 0)
+    kept = op_table.cast(ids >= op_table.scalar_to_tensor(0, ids.dtype), t.dtype)
+    return rows * kept.reshape(tuple(ids.shape) + (1,) * (len(x.shape) - len(ids.shape)))
+
+
+def _lowest(dtype):
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+class UnsortedSegmentMax(UnsortedSegmentSum):
+    """``P.UnsortedSegmentMax()(x, segment_ids, num_segments)``: out[s] = the largest x[i] with segment_ids[i] == s.
+
+    A segment no row names holds the dtype's lowest value (-3.4028235e+38 for float32), as MindSpore 2.10's CPU
+    kernel gives. d/dx = dout of the row's segment where x is the segment's maximum, split evenly between the
+    rows that tie for it (observed: 0.5 each for two).
+    """
+
+    ufunc = np.maximum
+
+    def empty(self, dtype):
+        return _lowest(dtype)
+
+    def bprop(self, x, ids, num, out, dout):
+        hit = op_table.cast(op_table.equal(x, _per_row(out, ids, x)), dout.dtype)
+        ties = _per_row(unsorted_segment_sum(hit, ids, num), ids, x)
+        return _per_row(dout, ids, x) * hit / op_table.maximum(ties, 1.0), None, None
+
+
+class UnsortedSegmentMin(UnsortedSegmentMax):
+    """``P.UnsortedSegmentMin()``: the smallest x[i] of each segment; the dtype's largest value for an empty one.
+    Its gradient is UnsortedSegmentMax's, for the minimum."""
+
+    ufunc = np.minimum
+
+    def empty(self, dtype):
+        return _highest(dtype)
+
+
+class UnsortedSegmentProd(UnsortedSegmentSum):
+    """``P.UnsortedSegmentProd()``: out[s] = the product of the x[i] with segment_ids[i] == s; 1 for an empty one.
+
+    d/dx[i] = dout of the segment times the product of the segment's other rows: out / x[i] where no row is 0;
+    where one is, that row gets the product of the rest and the others 0 (observed: [0, 2, 3] gives [6, 0, 0]).
+    """
+
+    ufunc = np.multiply
+
+    def empty(self, dtype):
+        return 1
+
+    def bprop(self, x, ids, num, out, dout):
+        zero = op_table.equal(x, op_table.zeros_like(x))
+        nonzero_product = _per_row(unsorted_segment_prod(op_table.select(zero, op_table.ones_like(x), x), ids, num),
+                                   ids, x)  # the product of the segment's rows that are not 0
+        zeros = _per_row(unsorted_segment_sum(op_table.cast(zero, x.dtype), ids, num), ids, x)
+        none_zero, one_zero = op_table.equal(zeros, 0.0), op_table.equal(zeros, 1.0)
+        nothing, safe_x = op_table.zeros_like(x), op_table.select(zero, op_table.ones_like(x), x)
+        others = op_table.select(zero, op_table.select(one_zero, nonzero_product, nothing),
+                                 op_table.select(none_zero, nonzero_product / safe_x, nothing))
+        return _per_row(dout, ids, x) * others, None, None
 
 
 class _UniqueValues(Primitive):
@@ -238,9 +408,59 @@ def scatter_nd_update(input_x, indices, updates):
     return ScatterNdUpdate()(input_x, indices, updates)
 
 
+def scatter_add(input_x, indices, updates):
+    """``ops.scatter_add``: input_x[indices] += updates in place (see ``ScatterAdd``)."""
+    return ScatterAdd()(input_x, indices, updates)
+
+
+def scatter_sub(input_x, indices, updates):
+    """``ops.scatter_sub``: input_x[indices] -= updates in place (see ``ScatterAdd``)."""
+    return ScatterSub()(input_x, indices, updates)
+
+
+def scatter_mul(input_x, indices, updates):
+    """``ops.scatter_mul``: input_x[indices] *= updates in place (see ``ScatterAdd``)."""
+    return ScatterMul()(input_x, indices, updates)
+
+
+def scatter_div(input_x, indices, updates):
+    """``ops.scatter_div``: input_x[indices] /= updates in place (see ``ScatterAdd``)."""
+    return ScatterDiv()(input_x, indices, updates)
+
+
+def scatter_max(input_x, indices, updates):
+    """``ops.scatter_max``: input_x[indices] = max(input_x[indices], updates) in place (see ``ScatterAdd``)."""
+    return ScatterMax()(input_x, indices, updates)
+
+
+def scatter_min(input_x, indices, updates):
+    """``ops.scatter_min``: input_x[indices] = min(input_x[indices], updates) in place (see ``ScatterAdd``)."""
+    return ScatterMin()(input_x, indices, updates)
+
+
+def scatter_update(input_x, indices, updates):
+    """``ops.scatter_update``: input_x[indices] = updates in place (see ``ScatterAdd``)."""
+    return ScatterUpdate()(input_x, indices, updates)
+
+
 def unsorted_segment_sum(input_x, segment_ids, num_segments):
     """The rows of ``input_x`` added up by segment id (``ops.unsorted_segment_sum``; see ``UnsortedSegmentSum``)."""
     return instance(UnsortedSegmentSum)(input_x, segment_ids, num_segments)
+
+
+def unsorted_segment_max(x, segment_ids, num_segments):
+    """The largest row of each segment (``ops.unsorted_segment_max``; see ``UnsortedSegmentMax``)."""
+    return instance(UnsortedSegmentMax)(x, segment_ids, num_segments)
+
+
+def unsorted_segment_min(x, segment_ids, num_segments):
+    """The smallest row of each segment (``ops.unsorted_segment_min``; see ``UnsortedSegmentMin``)."""
+    return instance(UnsortedSegmentMin)(x, segment_ids, num_segments)
+
+
+def unsorted_segment_prod(x, segment_ids, num_segments):
+    """The product of the rows of each segment (``ops.unsorted_segment_prod``; see ``UnsortedSegmentProd``)."""
+    return instance(UnsortedSegmentProd)(x, segment_ids, num_segments)
 
 
 def unique(input):  # noqa: A002 - MindSpore's argument name
@@ -250,5 +470,7 @@ def unique(input):  # noqa: A002 - MindSpore's argument name
     return _unique(input)
 
 
-__all__ += ["scatter_nd", "scatter_nd_update", "unsorted_segment_sum", "unique"]
+__all__ += ["scatter_nd", "scatter_nd_update", "scatter_add", "scatter_sub", "scatter_mul", "scatter_div",
+            "scatter_max", "scatter_min", "scatter_update", "unsorted_segment_sum", "unsorted_segment_max",
+            "unsorted_segment_min", "unsorted_segment_prod", "unique"]
 op_table.register(globals(), __all__)

@@ -410,6 +410,17 @@ def stack(tensors, axis=0):
     return instance(Stack, int(axis))(tensors)
 
 
+def hstack(tensors):
+    """Tensors joined column-wise (``ops.hstack``): along axis 1, or axis 0 for 1-D tensors, as numpy's hstack."""
+    tensors = tuple(tensors)
+    return concat(tensors, 0 if all(len(t.shape) == 1 for t in tensors) else 1)
+
+
+def vstack(inputs):
+    """Tensors joined row-wise (``ops.vstack``): along axis 0, a 1-D tensor (n,) taken as a row (1, n)."""
+    return concat(tuple(reshape(t, (1, -1)) if len(t.shape) == 1 else t for t in inputs), 0)
+
+
 def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
     """A tuple of slices of ``tensor`` along ``axis``: chunks of an int size (the last may be smaller),
     or a list of sizes; ``output_num=n`` (MindSpore 1.x) gives n equal parts. Each slice is a GetItem."""
@@ -459,5 +470,5 @@ def tile(x, multiples):
 
 
 __all__ += ["reshape", "broadcast_to", "transpose", "expand_dims", "squeeze", "flatten", "concat", "cat", "stack",
-            "split", "tile", "chunk", "swapaxes"]
+            "hstack", "vstack", "split", "tile", "chunk", "swapaxes"]
 op_table.register(globals(), __all__)

@@ -13,9 +13,10 @@ import numpy as np
 
 from mslab.core import dtype as mstype
 from mslab.core.op_registry import op_table
+from mslab.ops.nth_element import nth_element
 from mslab.ops.primitive import Primitive, instance
 
-__all__ = ["Argsort", "GatherD", "Sort", "TopK"]
+__all__ = ["Argsort", "GatherD", "Sort", "TopK", "TopKIndices"]
 
 
 def _axis(axis, ndim, name):
@@ -67,6 +68,51 @@ class Argsort(Primitive):
         if x.ndim == 0:
             return np.zeros((), np.int32)
         return _order(x, _axis(self.axis, x.ndim, self.name), self.descending)
+
+    def bprop(self, x, out, dout):
+        return (None,)
+
+
+class TopKIndices(Primitive):
+    """Indices (Int32) of the ``k`` largest (``largest=False``: smallest) of x along ``axis``, in MindSpore's order.
+
+    MindSpore 2.10's CPU TopK, per row of n: with ``sorted`` and k > n // 2 a stable sort of the whole row;
+    otherwise ``std::nth_element`` (nth_element.py), then, with ``sorted``, a stable sort of the k it put first.
+    Without ``sorted`` the k come in the order nth_element leaves them: [1, 5, 3, 9, 2, 7] gives [7, 9, 5]
+    (observed). Rows without repeated values need no emulation when sorted: every order agrees then.
+    No gradient (topk's values are a GatherD at these indices, which carries it).
+    """
+
+    n_tensors = 1
+    differentiable = False
+
+    def __init__(self, k, axis=-1, sorted=True, largest=True):  # noqa: A002 - MindSpore's argument name
+        super().__init__(k=int(k), axis=int(axis), sorted=bool(sorted), largest=bool(largest))
+
+    def infer(self, x):
+        shape = list(x.shape)
+        shape[_axis(self.axis, len(shape), self.name)] = self.k
+        return tuple(shape), np.dtype(np.int32)
+
+    def compute(self, x):
+        axis = _axis(self.axis, x.ndim, self.name)
+        rows = np.moveaxis(x, axis, -1)
+        flat = rows.reshape(-1, rows.shape[-1])
+        out = np.stack([self._row(r) for r in flat]) if len(flat) else np.zeros((0, self.k), np.int32)
+        return np.moveaxis(out.reshape(rows.shape[:-1] + (self.k,)), -1, axis).astype(np.int32)
+
+    def _row(self, row):
+        n, k = len(row), self.k
+        if self.sorted and (k > n // 2 or len(np.unique(row)) == n):
+            return _order(row, 0, self.largest)[:k]
+        v = row.tolist()
+        comp = (lambda a, b: v[a] > v[b]) if self.largest else (lambda a, b: v[a] < v[b])
+        idx = list(range(n))
+        nth_element(idx, k, comp)
+        first = idx[:k]
+        if self.sorted:  # Python's sort is stable, as std::stable_sort
+            first.sort(key=(lambda i: -v[i]) if self.largest else (lambda i: v[i]))
+        return np.asarray(first, np.int32)
 
     def bprop(self, x, out, dout):
         return (None,)
@@ -176,7 +222,8 @@ def sort(input_x, axis=-1, descending=False):
 def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002 - MindSpore's argument names
     """(values, indices Int32) of the ``k`` largest (``largest=False``: smallest) along ``dim`` (default: last).
 
-    The first k of a stable Argsort, then a GatherD; ``sorted=False`` gives them in the same order.
+    A TopKIndices (the k indices in the order MindSpore's CPU kernel gives them, also with ``sorted=False``),
+    then a GatherD of the values.
     """
     axis = -1 if dim is None else int(dim)
     nd = len(input.shape)
@@ -185,8 +232,7 @@ def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002 - MindSpo
         raise ValueError(f"topk: k must be in [0, {n}] (the size of axis {axis}), got {k}")
     if nd == 0:
         return op_table.identity(input), argsort(input)
-    index = argsort(input, axis, largest)
-    index = op_table.getitem(index, (slice(None),) * (axis % nd) + (slice(0, int(k)),))
+    index = instance(TopKIndices, int(k), axis, bool(sorted), bool(largest))(input)
     return gather_d(input, axis, index), index
 
 

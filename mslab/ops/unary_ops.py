@@ -6,6 +6,7 @@ ReLU's a mask).
 """
 import numpy as np
 
+from mslab.core import dtype as mstype
 from mslab.core.op_registry import op_table
 from mslab.ops.primitive import Primitive, check_float
 
@@ -14,6 +15,8 @@ __all__ = [
     "Cos",
     "Exp",
     "Floor",
+    "Inv",
+    "Invert",
     "Log",
     "LogicalNot",
     "Neg",
@@ -25,6 +28,7 @@ __all__ = [
     "Sigmoid",
     "Sign",
     "Sin",
+    "Softsign",
     "Sqrt",
     "Square",
     "Tanh",
@@ -97,6 +101,46 @@ class Reciprocal(_Unary):
     def infer(self, x): return x.shape, (x.dtype if x.dtype.kind == "f" else np.dtype(np.float32))
     def compute(self, x): return np.reciprocal(x if x.dtype.kind == "f" else x.astype(np.float32))
     def bprop(self, x, out, dout): return (-(dout * (out * out)),)
+
+
+class Inv(_Unary):
+    """1 / x, keeping x's dtype (``P.Inv``, ``ops.inv``).  d/dx = -(dout * (out * out)).
+
+    As MindSpore 2.10's CPU kernel, integers are divided as floats and cast back: 1 / 3 is 0, 1 / -1 is -1 and
+    1 / 0 is the dtype's lowest value (inf cast to an integer), all observed; floats give inf at 0.
+    """
+    def compute(self, x):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if x.dtype.kind == "f":
+                return np.reciprocal(x)
+            return np.reciprocal(x.astype(np.float64)).astype(x.dtype)
+
+    def bprop(self, x, out, dout): return (-(dout * (out * out)),)
+
+
+class Invert(_Unary):
+    """Bitwise NOT of an integer tensor (``P.Invert``, ``ops.invert``): ~x, so ~5 is -6 and uint8 ~5 is 250.
+
+    Integers only (MindSpore 2.10 refuses floats with a TypeError); no gradient.
+    """
+    differentiable = False
+
+    def infer(self, x):
+        if x.dtype.kind not in "iu":
+            raise TypeError(f"For primitive[Invert], the input argument[x] must be a type of {{Tensor[Int16], "
+                            f"Tensor[Int32], Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt32], "
+                            f"Tensor[UInt64], Tensor[UInt8]}}, but got {mstype.from_numpy(x.dtype)}.")
+        return x.shape, x.dtype
+
+    def compute(self, x): return np.invert(x)
+    def bprop(self, x, out, dout): return (None,)
+
+
+class Softsign(_Unary):
+    """x / (1 + |x|), elementwise (``P.Softsign``, ``ops.softsign``, ``nn.Softsign``).  d/dx = dout / (1 + |x|)^2."""
+    floats_only = True
+    def compute(self, x): return x / (1 + np.abs(x))
+    def bprop(self, x, out, dout): return (dout / square(abs(x) + 1),)
 
 
 class Rsqrt(_Unary):
@@ -243,6 +287,9 @@ sin = Sin()
 cos = Cos()
 square = Square()
 reciprocal = Reciprocal()
+inv = Inv()
+invert = Invert()
+softsign = Softsign()
 rsqrt = Rsqrt()
 abs = Abs()
 sign = Sign()
@@ -261,6 +308,7 @@ def round(input, *, decimals=0):  # noqa: A001, A002 - MindSpore's names
     return _round(input)
 
 
-__all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "rsqrt",
+__all__ += ["logical_not", "neg", "negative", "exp", "log", "sqrt", "sin", "cos", "square", "reciprocal", "inv",
+            "invert", "softsign", "rsqrt",
             "abs", "sign", "floor", "tanh", "sigmoid", "relu", "relu_grad", "round"]
 op_table.register(globals(), __all__)

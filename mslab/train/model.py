@@ -14,8 +14,9 @@ them in one go (MindSpore's training guide, train.md): the step callbacks fire o
 ``cur_step_num`` jumps by the sink size and ``net_outputs`` is the last step's loss. ``model.transfer_counts``
 then shows why this matters: how often host and device exchanged data. In PYNATIVE mode sinking falls back to no sink.
 Sinking needs a device: with ``device_target="CPU"`` (the default) MindSpore ignores
-``dataset_sink_mode`` and ``sink_size`` and trains step by step over the whole dataset, and so does
-mslab; ``set_context(device_target="Ascend")`` gives the simulated device.
+``dataset_sink_mode`` and trains step by step over the whole dataset, and so does mslab; only ``sink_size``
+shows, as the ``batch_num`` callbacks see (LossMonitor's step is counted modulo it).
+``set_context(device_target="Ascend")`` gives the simulated device.
 """
 import math
 import warnings
@@ -177,7 +178,12 @@ class Model:
             raise TypeError(f"Model.train: train_dataset must be an mslab.dataset dataset, got "
                             f"{type(train_dataset).__name__}")
         self._check_reuse_dataset(train_dataset)
+        reported_size = None
         if not device_can_sink():  # MindSpore on a CPU ignores sink mode (it logs this at INFO level only)
+            # ... but reports sink_size as the epoch's batch_num, so LossMonitor's "step" runs on across epochs
+            # while it is larger than the dataset (observed on 2.10 CPU: 5 batches, sink_size=1000, epoch 2 prints
+            # steps 6..10; sink_size=3 prints 1 2 3 1 2 | 3 1 2 3 1)
+            reported_size = sink_size if dataset_sink_mode and sink_size > 0 else None
             dataset_sink_mode, sink_size = False, -1
         sink = bool(dataset_sink_mode) and is_graph_mode()
         if dataset_sink_mode and not sink:
@@ -188,7 +194,7 @@ class Model:
         cb_params.train_network = self._train_network
         cb_params.network = self._network
         cb_params.epoch_num = epoch
-        cb_params.batch_num = sink_size if (sink and sink_size > 0) else dataset_size
+        cb_params.batch_num = sink_size if (sink and sink_size > 0) else reported_size or dataset_size
         cb_params.mode = "train"
         cb_params.loss_fn = self._loss_fn
         cb_params.optimizer = self._optimizer

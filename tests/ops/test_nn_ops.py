@@ -342,16 +342,18 @@ def test_sparse_softmax_cross_entropy(shape, seed):
     np.testing.assert_allclose(g, (sm - onehot) / n, rtol=1e-10, atol=1e-12)
 
 
-def test_cross_entropy_zero_loss_prints_positive_zero():
+def test_cross_entropy_zero_loss_is_negative_zero_as_mindspore():
+    # observed on MindSpore 2.10 CPU: nn.SoftmaxCrossEntropyWithLogits()(z, z) prints [-0. -0.]; sparse=True of
+    # logits [[100, 0]] and label 0 prints [-0.] (issue 28: seed train.md's example prints -0. 32 times)
     zeros = np.zeros((32, 10), np.float32)
     loss = ops.softmax_cross_entropy(Tensor(zeros), Tensor(zeros)).asnumpy()
-    assert not np.signbit(loss).any() and "-0." not in str(loss)
+    assert np.signbit(loss).all() and str(loss).count("-0.") == 32
     with in_mode(context.GRAPH_MODE):
         loss = ms.jit(ops.softmax_cross_entropy)(Tensor(zeros), Tensor(zeros)).asnumpy()
-    assert not np.signbit(loss).any()
+    assert np.signbit(loss).all()
     certain = np.array([[100.0, 0.0]], np.float32)
     loss = ops.sparse_softmax_cross_entropy(Tensor(certain), Tensor(np.array([0], np.int32))).asnumpy()
-    assert not np.signbit(loss).any()
+    assert np.signbit(loss).all()
 
 
 def test_cross_entropy_errors():

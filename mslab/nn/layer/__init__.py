@@ -15,6 +15,7 @@ from mslab.nn.layer.activation import (
                                         Sigmoid,
                                         SiLU,
                                         Softmax,
+                                        Softsign,
                                         Tanh,
                                         get_activation,
 )
@@ -34,7 +35,8 @@ from mslab.nn.layer.transformer import MultiheadAttention
 
 __getattr__ = _missing_names.hook(globals())  # names mslab lacks: a clear error
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation", "Dense",
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softsign", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation",
+           "Dense",
            "Dropout", "Flatten", "ClipByNorm", "Conv2d", "BatchNorm1d", "BatchNorm2d", "MaxPool2d", "AvgPool2d",
            "GELU", "ELU", "SiLU", "HSigmoid", "Conv1d", "LayerNorm", "Embedding", "LSTM", "Pad",
            "Conv2dTranspose", "Conv1dTranspose", "CellList", "SequentialCell", "Identity", "OneHot", "MatMul", "Range",

@@ -12,8 +12,9 @@ from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
+from mslab.ops.kernel_differences import warn_kernel_differs
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "ELU", "SiLU",
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softsign", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "GELU", "ELU", "SiLU",
            "HSigmoid", "HSwish", "PReLU", "get_activation"]
 
 
@@ -25,18 +26,24 @@ class ReLU(Cell):
 
 
 class ReLU6(Cell):
-    """min(max(x, 0), 6), elementwise."""
+    """min(max(x, 0), 6), elementwise; its slope is 1 on (0, 6] (MindSpore's ReLU6Grad)."""
 
     def construct(self, x):
-        return F.minimum(F.relu(x), 6.0)
+        return F.clip(F.relu(x), None, 6.0)  # clip, not Minimum: Minimum would halve the slope at 6
 
 
 class LeakyReLU(Cell):
-    """x for x >= 0, alpha * x otherwise (``alpha`` default 0.2, as MindSpore)."""
+    """x for x >= 0, alpha * x otherwise (``alpha`` default 0.2, as MindSpore).
+
+    As MindSpore's, it is max(x, alpha * x) (min for alpha > 1), so at exactly 0, where the two tie, Maximum's
+    gradient gives each half: the slope there is (1 + alpha) / 2 (observed on 2.10 CPU: 0.6 for alpha 0.2).
+    """
 
     def __init__(self, alpha=0.2):
         super().__init__()
         self.alpha = float(alpha)
+        if self.alpha != 1.0:
+            warn_kernel_differs("LeakyReLU")
 
     def construct(self, x):
         if self.alpha <= 1.0:
@@ -112,8 +119,16 @@ class ELU(Cell):
 
     def construct(self, x):
         # exp of min(x, 0): the unused branch must not overflow (its inf would turn the gradient into nan)
-        negative = F.mul(F.sub(F.exp(F.minimum(x, 0.0)), 1.0), self.alpha)
+        # (a Select, not Minimum, which would halve the slope at 0, where MindSpore's is 1)
+        negative = F.mul(F.sub(F.exp(F.select(F.greater(x, 0.0), F.zeros_like(x), x)), 1.0), self.alpha)
         return F.select(F.greater(x, 0.0), x, negative)
+
+
+class Softsign(Cell):
+    """x / (1 + |x|), elementwise (``mindspore.nn.Softsign``): ``ops.softsign``."""
+
+    def construct(self, x):
+        return F.softsign(x)
 
 
 class SiLU(Cell):
@@ -124,18 +139,27 @@ class SiLU(Cell):
 
 
 class HSigmoid(Cell):
-    """Hard sigmoid: relu6(x + 3) / 6, elementwise."""
+    """Hard sigmoid: relu6(x + 3) / 6, elementwise: 0 for x <= -3, 1 for x >= 3, (x + 3) / 6 between.
+
+    Its slope is 1/6 strictly inside (-3, 3) and 0 at -3 and 3 (MindSpore 2.10 CPU's HSigmoidGrad).
+    """
 
     def construct(self, x):
-        return F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)
+        middle = F.div(F.add(x, 3.0), 6.0)
+        top = F.select(F.greater_equal(x, 3.0), F.ones_like(x), middle)
+        return F.select(F.less_equal(x, -3.0), F.zeros_like(x), top)
 
 
 class HSwish(Cell):
-    """Hard swish: x * relu6(x + 3) / 6, elementwise (``mindspore.nn.HSwish``)."""
+    """Hard swish: x * relu6(x + 3) / 6, elementwise (``mindspore.nn.HSwish``): 0 for x < -3, x for x > 3.
+
+    Its slope is (2x + 3) / 6 on [-3, 3], both ends included (MindSpore 2.10 CPU's HSwishGrad: -0.5 at -3, 1.5 at 3).
+    """
 
     def construct(self, x):
-        # + 0.0 turns the -0.0 of x * 0 (x <= -3) into the 0.0 MindSpore prints
-        return F.add(F.mul(x, F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)), 0.0)
+        middle = F.mul(x, F.div(F.add(x, 3.0), 6.0))
+        out = F.select(F.less(x, -3.0), F.zeros_like(x), F.select(F.greater(x, 3.0), x, middle))
+        return F.add(out, 0.0)  # + 0.0 turns the -0.0 of -3 * 0 into the 0.0 MindSpore prints
 
 
 class PReLU(Cell):

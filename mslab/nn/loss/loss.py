@@ -8,7 +8,7 @@ from mslab.nn.cell import Cell
 from mslab.ops import functional as F
 
 __all__ = ["LossBase", "MSELoss", "L1Loss", "SoftmaxCrossEntropyWithLogits", "BCEWithLogitsLoss", "SmoothL1Loss",
-           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss", "MAELoss", "DiceLoss"]
+           "HuberLoss", "BCELoss", "CrossEntropyLoss", "NLLLoss", "MAELoss", "DiceLoss", "KLDivLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -221,3 +221,19 @@ class DiceLoss(LossBase):
         intersection = F.reduce_sum(F.mul(logits, label))
         union = F.add(F.reduce_sum(F.square(logits)), F.reduce_sum(F.square(label)))
         return F.sub(1.0, F.div(F.mul(intersection, 2.0), F.add(union, self.smooth)))
+
+
+class KLDivLoss(LossBase):
+    """Kullback-Leibler divergence of labels from exp(logits) (``mindspore.nn.KLDivLoss``): ``ops.kl_div``,
+
+        l = labels * (log(labels) - logits)   where labels > 0,   else 0,
+
+    reduced by ``reduction``: 'mean' (the default: over every element), 'sum', 'none' or 'batchmean' (the sum
+    over shape[0]). As MindSpore's, an unknown reduction is refused when the loss is computed."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        self.reduction = reduction
+
+    def construct(self, logits, labels):
+        return F.kl_div(logits, labels, self.reduction)

@@ -7,14 +7,24 @@ Adam (the Adam kernel; state ``moment1.<name>``, ``moment2.<name>``, ``beta1_pow
     v = v + (g*g - v) * (1 - beta2)
     w = w - lr * sqrt(1 - beta2^t) / (1 - beta1^t) * m / (sqrt(v) + eps)   # eps outside the correction
 
+As MindSpore's kernel, ``1 - beta`` is taken in float32, from float32 beta: 1 - 0.999 is 0.000999987, not
+0.001 (MindSpore 2.10 CPU: one step of w = 0.05, g = 1e-4 leaves moment1 at 1.0000002e-05).
+
 AdamWeightDecay (state ``adam_m.<name>``, ``adam_v.<name>``; no bias correction, decoupled decay)::
 
     m = beta1*m + (1-beta1)*g;  v = beta2*v + (1-beta2)*g*g
     update = m / (sqrt(v) + eps) + weight_decay * w       # decay skipped for "beta"/"gamma" names
     w = w - lr * update
 """
+import numpy as np
+
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
 from mslab.ops import functional as F
+
+
+def float32_complement(beta):
+    """``1 - beta`` as float32 arithmetic gives it (what MindSpore's kernels use), as a Python float."""
+    return float(np.float32(1.0) - np.float32(beta))
 
 
 def _check_betas(owner, beta1, beta2, eps):
@@ -48,14 +58,15 @@ class Adam(Optimizer):
         out = [F.assign(self.beta1_power, self._keep(self.beta1_power, b1p)),
                F.assign(self.beta2_power, self._keep(self.beta2_power, b2p))]
         correction = F.div(F.sqrt(F.sub(1.0, b2p)), F.sub(1.0, b1p))
+        rest1, rest2 = float32_complement(b1), float32_complement(b2)
         for w, m, v, g, lr in zip(self.parameters, self.moment1, self.moment2, grads, lrs):
-            m_new = F.add(m, F.mul(F.sub(g, m), 1.0 - b1))
-            v_new = F.add(v, F.mul(F.sub(F.mul(g, g), v), 1.0 - b2))
+            m_new = F.add(m, F.mul(F.sub(g, m), rest1))
+            v_new = F.add(v, F.mul(F.sub(F.mul(g, g), v), rest2))
             out.append(F.assign(m, self._keep(m, m_new)))
             out.append(F.assign(v, self._keep(v, v_new)))
             step = m_new
             if self.use_nesterov:
-                step = F.add(F.mul(m_new, b1), F.mul(g, 1.0 - b1))
+                step = F.add(F.mul(m_new, b1), F.mul(g, rest1))
             lr_t = F.mul(lr, correction)
             w_new = F.sub(w, F.div(F.mul(lr_t, step), F.add(F.sqrt(v_new), self.eps)))
             out.append(F.assign(w, self._keep(w, w_new)))
@@ -78,10 +89,11 @@ class AdamWeightDecay(Optimizer):
     def construct(self, gradients):
         grads, lrs = self._prepare(gradients)
         b1, b2 = self.beta1, self.beta2
+        rest1, rest2 = float32_complement(b1), float32_complement(b2)
         out = []
         for w, m, v, g, lr, wd in zip(self.parameters, self.moments1, self.moments2, grads, lrs, self._decays):
-            m_new = F.add(F.mul(m, b1), F.mul(g, 1.0 - b1))
-            v_new = F.add(F.mul(v, b2), F.mul(F.mul(g, g), 1.0 - b2))
+            m_new = F.add(F.mul(m, b1), F.mul(g, rest1))
+            v_new = F.add(F.mul(v, b2), F.mul(F.mul(g, g), rest2))
             update = F.div(m_new, F.add(F.sqrt(v_new), self.eps))
             if wd > 0:
                 update = F.add(update, F.mul(w, wd))

@@ -6,7 +6,8 @@ as ``learning_rate``; the optimizer advances ``global_step`` every call. ``p = s
 (``floor``-ed when ``is_stair``):
 
 * ``ExponentialDecayLR``: ``lr * decay_rate ** p``
-* ``NaturalExpDecayLR``: ``lr * exp(-decay_rate * p)``
+* ``NaturalExpDecayLR``: ``lr * exp(-decay_rate * step)`` (``is_stair``: step floor-ed to a multiple of
+  decay_steps), as MindSpore 2.10 computes it: its documentation has ``p`` in place of ``step``
 * ``InverseDecayLR``: ``lr / (1 + decay_rate * p)``
 * ``CosineDecayLR``: ``min_lr + 0.5 * (max_lr - min_lr) * (1 + cos(pi * min(step, decay_steps) / decay_steps))``
 * ``PolynomialDecayLR``: ``(lr - end_lr) * (1 - min(step, decay_steps) / decay_steps) ** power + end_lr``
@@ -20,6 +21,7 @@ import math
 from mslab.core import dtype as mstype
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
+from mslab.ops.kernel_differences import warn_kernel_differs
 
 __all__ = [
     "LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
@@ -62,10 +64,23 @@ class ExponentialDecayLR(_DecayLR):
 
 
 class NaturalExpDecayLR(_DecayLR):
-    """``lr * exp(-decay_rate * step / decay_steps)``."""
+    """``lr * exp(-decay_rate * step)``; with ``is_stair``, step is floor(step / decay_steps) * decay_steps.
+
+    That is what MindSpore 2.10's NaturalExpDecayLR computes (observed: lr 0.1, decay_rate 0.9, decay_steps 4
+    gives 0.0406570 at step 1); its documentation has step / decay_steps in the exponent (is_stair: floor-ed),
+    which would give 0.0798516. mslab computes MindSpore's numbers and warns once where they differ.
+    """
+
+    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+        super().__init__(learning_rate, decay_rate, decay_steps, is_stair)
+        if self.decay_steps != 1:
+            warn_kernel_differs("NaturalExpDecayLR")
 
     def construct(self, global_step):
-        return F.mul(F.exp(F.mul(self._p(global_step), -self.decay_rate)), self.learning_rate)
+        step = _step_float(global_step)
+        if self.is_stair:
+            step = F.mul(F.floor(F.div(step, self.decay_steps)), self.decay_steps)
+        return F.mul(F.exp(F.mul(step, -self.decay_rate)), self.learning_rate)
 
 
 class InverseDecayLR(_DecayLR):

@@ -1,13 +1,16 @@
 """Momentum: SGD with a velocity per weight (``mindspore.nn.Momentum``, the ApplyMomentum kernel).
 
     v = v * momentum + g
-    w = w - lr * v                          (use_nesterov: w = w - lr * g - lr * momentum * v)
+    w = w - lr * v                          (documented for use_nesterov: w = w - lr * g - lr * momentum * v)
+
+MindSpore 2.10's CPU kernel ignores ``use_nesterov`` (observed), and so does mslab, saying so once.
 
 The velocities are Parameters named ``moments.<param name>``, made with
 ``parameters.clone(prefix="moments", init="zeros")``. Each weight is updated by one ``ApplyMomentum`` node,
 as in MindSpore (inside ``skip_update_if``, the weights and velocities of a skipped step are written back).
 """
 from mslab.nn.optim.optimizer import Optimizer, _check_number, clone_state, state_param
+from mslab.ops.kernel_differences import warn_kernel_differs
 from mslab.ops.optim_ops import ApplyMomentum
 
 
@@ -19,6 +22,8 @@ class Momentum(Optimizer):
         self._momentum = _check_number("momentum", momentum, owner="Momentum")
         self.momentum = state_param(self._momentum, "momentum")
         self.use_nesterov = bool(use_nesterov)
+        if self.use_nesterov:
+            warn_kernel_differs("Momentum(use_nesterov=True)")
         self.moments = clone_state(self.parameters, "moments", "zeros")
         self._apply_momentum = ApplyMomentum(use_nesterov=self.use_nesterov)
 
