@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # layer -> (folder under mslab/, budget in code lines). The plain path is core .. runtime; mslab/fast is the
 # speed layer, kept on its own budget so speed-ups cannot creep back into the plain path unnoticed.
 BUDGETS = {
-    "core": ("core", 1680),
+    "core": ("core", 1720),  # round 4: MindSpore's context keys, tensor hooks, the in-place methods, Tensor.strides
     "ir": ("ir", 1000),
     "ops": ("ops", 6200),
     "autodiff": ("autodiff", 960),

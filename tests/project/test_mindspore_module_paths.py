@@ -82,26 +82,26 @@ def test_mslabs_own_files_keep_working_and_become_packages_where_mindspores_are(
 
 
 def test_a_missing_name_imports_and_raises_the_clear_error_on_use():
-    from mslab.ops.operations.math_ops import Invert  # MindSpore 2.10 has it, mslab not yet
+    from mslab.ops.operations.math_ops import Zeta  # MindSpore 2.10 has it, mslab not yet
 
-    assert isinstance(Invert, MissingName)
-    assert repr(Invert) == "<mindspore.ops.operations.math_ops.Invert: not in mslab yet>"
-    message = (r"`mindspore\.ops\.operations\.math_ops\.Invert` exists in MindSpore 2\.10 but mslab does not "
+    assert isinstance(Zeta, MissingName)
+    assert repr(Zeta) == "<mindspore.ops.operations.math_ops.Zeta: not in mslab yet>"
+    message = (r"`mindspore\.ops\.operations\.math_ops\.Zeta` exists in MindSpore 2\.10 but mslab does not "
                r"implement it yet; see docs/api_coverage\.md")
     with pytest.raises(NotInMslabYet, match=message):
-        Invert()
+        Zeta()
     with pytest.raises(NotInMslabYet, match=message):
-        Invert.add_prim_attr("x", 1)
+        Zeta.add_prim_attr("x", 1)
 
 
 def test_a_subclass_of_a_missing_class_is_defined_and_fails_when_made():
-    from mslab.ops.operations.math_ops import Invert
+    from mslab.ops.operations.math_ops import Zeta
 
-    class MyInvert(Invert):
+    class MyZeta(Zeta):
         pass
 
-    with pytest.raises(NotInMslabYet, match="Invert` exists in MindSpore 2.10"):
-        MyInvert()
+    with pytest.raises(NotInMslabYet, match="Zeta` exists in MindSpore 2.10"):
+        MyZeta()
 
 
 def test_attribute_access_still_raises_so_hasattr_works():
@@ -125,16 +125,16 @@ def test_a_file_importing_many_names_runs_the_parts_mslab_has(tmp_path):
         "from mslab.common.api import _cell_graph_executor, jit\n"
         "from mslab.common.parameter import _Buffer, Parameter\n"
         "from mslab.ops.operations import _grad_ops as G\n"
-        "from mslab.ops.operations.math_ops import Invert, MatMul\n"
+        "from mslab.ops.operations.math_ops import Zeta, MatMul\n"
         "from mslab.ops.functional import vmap\n"
         "print(MatMul()(Tensor(np.eye(2, dtype=np.float32)), Tensor(np.ones((2, 2), np.float32))))\n"
         "try:\n"
-        "    Invert()\n"
+        "    Zeta()\n"
         "except AttributeError as e:\n"
         "    print(type(e).__name__, e)\n")
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["[[1. 1.]", " [1. 1.]]",
-                                "NotInMslabYet `mindspore.ops.operations.math_ops.Invert` exists in MindSpore 2.10 "
+                                "NotInMslabYet `mindspore.ops.operations.math_ops.Zeta` exists in MindSpore 2.10 "
                                 "but mslab does not implement it yet; see docs/api_coverage.md"]
 
 
