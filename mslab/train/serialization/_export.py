@@ -6,16 +6,18 @@ read-only (mode 0o400); ``"AIR"`` raises ValueError "Only support export file in
 Ascend backend."; any other format raises ValueError. ONNX also logs that it will move to
 ``mindspore.onnx.export``.
 
-mslab has no MindIR or ONNX writer. It writes, under the same name, its own compiled graph as text
-(what ``print(mslab.trace(net, *inputs))`` shows, after a header saying so) and warns: MindSpore,
-MindSpore Lite and ONNX runtimes cannot load that file; a learner can read it.
+mslab writes MINDIR as MindSpore does (``mslab.train.mindir.writing``): a MindIR file MindSpore's ``load`` and
+``nn.GraphCell`` run. It has no ONNX writer: for ONNX it writes, under the same name, its own compiled graph as
+text (what ``print(mslab.trace(net, *inputs))`` shows, after a header saying so) and warns: ONNX runtimes cannot
+load that file; a learner can read it.
 """
 import warnings
 
 from mslab.core import log
 from mslab.runtime.compiled import trace
+from mslab.train.mindir.writing import mindir_bytes
 
-__all__ = ["export_path", "export_text"]
+__all__ = ["export_path", "export_bytes", "export_text"]
 
 _FORMATS = ["AIR", "ONNX", "MINDIR"]
 _SUFFIX = {"MINDIR": ".mindir", "ONNX": ".onnx"}
@@ -31,6 +33,13 @@ def export_path(file_name, file_format):
         raise TypeError(f"For 'export', the argument 'file_name' must be str, but got {type(file_name)}.")
     suffix = _SUFFIX[file_format]
     return file_name if file_name.endswith(suffix) else file_name + suffix
+
+
+def export_bytes(net, inputs, file_format, path):
+    """What ``export`` writes to ``path``: a MindIR file's bytes for MINDIR, mslab's graph text for ONNX."""
+    if file_format == "MINDIR":
+        return mindir_bytes(net, inputs)
+    return export_text(net, inputs, file_format, path).encode("utf-8")
 
 
 def export_text(net, inputs, file_format, path):

@@ -1,0 +1,359 @@
+"""``mindspore.export(net, *inputs, file_format="MINDIR")``: mslab's traced graph written as a MindIR file that
+MindSpore's ``load`` + ``nn.GraphCell`` runs.
+
+The file mirrors what MindSpore 2.10 writes for the same network (compared field by field with its exports):
+
+* the main ``graph``: ``input`` (``<graph>:x`` with shape and dtype), ``parameter`` (``<graph>:fc1.weight``, the
+  weights' bytes, ``ref_key`` the Parameter's name), ``node`` in run order, ``output``;
+* a ``Constant`` node for every value a node needs that is not a tensor flowing in: a constant tensor, or a
+  setting such as MatMul's ``transpose_b`` (shared by value, as MindSpore's ``ValueNode_*``);
+* every other node applies ``REF::<op>:<k>``, an entry of the model's ``primitives`` table. MindSpore 2.10 writes
+  most ops as ``PRIMITIVE_FUNCTION`` (settings are the last inputs of the node, in the order of its functional
+  signature: ``MatMul(x, w, transpose_a, transpose_b)``) and a few as ``PRIMITIVE`` (settings are attributes of
+  the table entry: Conv2D, MaxPool). ``_FUNCTIONS`` and ``_PRIMITIVES`` below say which, op by op;
+* each node's ``shape`` attribute (its output's dims and dtype), which MindSpore's loader reads;
+* ``domain``, MindSpore's scope text (``Default/fc1-Dense/MatMul-op0``): where in the network the node came from.
+
+MindSpore also writes side-effect bookkeeping (a ``Load`` per weight read, ``UpdateState``, ``Depend``); its
+loader runs a file without it (checked on MindSpore 2.10 CPU), so mslab leaves it out. An op the writer has no
+MindIR form for is an error naming the op, its Cell and source line, raised before any file is written.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from mslab.ir.graph import Graph, Node, Value, ValueKind
+from mslab.train.mindir import schema
+
+__all__ = ["MindIRWriteError", "function_settings", "model_of", "mindir_bytes", "writable_ops"]
+
+_T = schema.AttributeType
+_DATA_TYPE = {np.dtype(np.float32): 1, np.dtype(np.uint8): 2, np.dtype(np.int8): 3, np.dtype(np.uint16): 4,
+              np.dtype(np.int16): 5, np.dtype(np.int32): 6, np.dtype(np.int64): 7, np.dtype(np.bool_): 9,
+              np.dtype(np.float16): 10, np.dtype(np.float64): 11, np.dtype(np.uint32): 12, np.dtype(np.uint64): 13}
+_FORMAT = {"NCHW": 0, "NHWC": 1}  # MindSpore's Format enum, as a PRIMITIVE_FUNCTION's data_format input
+_PAD_MODE = {"PAD": 0, "SAME": 1, "VALID": 2}  # MindSpore's PadMode enum (AvgPool's pad_mode input)
+
+
+class MindIRWriteError(NotImplementedError):
+    """A network mslab cannot write as MindIR (an op without a MindIR form here, a training graph, ...); nothing
+    was written."""
+
+
+# ---- how each op is written --------------------------------------------------------------------------------------
+# A setting: (name of the mslab primitive's attribute, how MindSpore 2.10 writes it as a Constant input).
+def _tuple(v: Any) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
+_FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
+    # mslab op: (MindSpore's instance_name, settings after the node's own inputs), as MindSpore 2.10 writes them
+    "MatMul": ("matmul", [("transpose_a", bool), ("transpose_b", bool)]),
+    "BiasAdd": ("bias_add", [("data_format", _FORMAT.__getitem__)]),
+    "ReLU": ("relu", []), "Sigmoid": ("sigmoid", []), "Tanh": ("tanh", []),
+    "Softmax": ("softmax", [("axis", _tuple)]),
+    "AvgPool": ("avg_pool", [("kernel_size", tuple), ("strides", tuple), ("pad_mode", lambda m: _PAD_MODE[m.upper()]),
+                             ("data_format", _FORMAT.__getitem__)]),
+    "ReduceMean": ("", [("keep_dims", bool)]), "ReduceSum": ("", [("keep_dims", bool), ("skip_mode", bool)]),
+    "ReduceMax": ("", [("keep_dims", bool)]), "ReduceMin": ("", [("keep_dims", bool)]),
+    "Concat": ("", [("axis", int)]),
+    **{op: ("", []) for op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Exp", "Sqrt", "Abs",
+                               "Neg", "Square", "Reshape", "Transpose", "Flatten")},
+}
+_DEFAULTS = {"skip_mode": False}  # settings MindSpore has and mslab's primitive does not
+_LOG_ATTRS = {"base": -1.0, "scale": 1.0, "shift": 0.0, "cust_aicpu": "Log"}  # MindSpore 2.10's Log entry
+
+
+def _conv2d_attrs(node: Node) -> dict[str, Any]:
+    a = node.prim.attrs
+    four = lambda v: (1, 1) + _tuple(v)[-2:] if len(_tuple(v)) <= 2 else tuple(v)  # noqa: E731
+    return {"kernel_size": _tuple(a["kernel_size"]), "mode": a["mode"], "out_channel": a["out_channel"],
+            "input_names": ["x", "w"], "pad": tuple(a["pad"]), "pad_mode": a["pad_mode"].lower(),
+            "format": a["data_format"], "pad_list": _pad_list(node), "groups": a["group"], "stride": four(a["stride"]),
+            "group": a["group"], "dilation": four(a["dilation"]), "output_names": ["output"]}
+
+
+def _pad_list(node: Node) -> tuple:
+    """Conv2D's ``pad_list`` (top, bottom, left, right) as MindSpore infers it: the padding ``same`` needs."""
+    a = node.prim.attrs
+    mode = a["pad_mode"].lower()
+    if mode == "pad":
+        return tuple(a["pad"])
+    if mode == "valid":
+        return (0, 0, 0, 0)
+    pads = []
+    for size, k, s, d in zip(node.inputs[0].shape[-2:], _tuple(a["kernel_size"]), _tuple(a["stride"])[-2:],
+                             _tuple(a["dilation"])[-2:]):
+        total = max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
+        pads += [total // 2, total - total // 2]
+    return tuple(pads)
+
+
+def _maxpool_attrs(node: Node) -> dict[str, Any]:
+    a = node.prim.attrs
+    return {"pad_mode": a["pad_mode"].upper(), "output_names": ["output"],
+            "kernel_size": (1, 1) + _tuple(a["kernel_size"])[-2:], "format": a["data_format"],
+            "strides": (1, 1) + _tuple(a["strides"])[-2:], "input_names": ["x"]}
+
+
+# mslab op: (MindSpore's instance_name, the entry's attributes), for the ops MindSpore 2.10 writes as PRIMITIVE
+_PRIMITIVES: dict[str, tuple[str, Callable[[Node], dict[str, Any]]]] = {
+    "Conv2D": ("conv2d", _conv2d_attrs), "MaxPool": ("max_pool", _maxpool_attrs)}
+
+
+def function_settings(op: str) -> list[str] | None:
+    """The settings MindSpore 2.10 appends to a PRIMITIVE_FUNCTION node of ``op``, in order (None if unknown here):
+    the reader splits such a node's inputs with it."""
+    spec = _FUNCTIONS.get(op)
+    return None if spec is None else [name for name, _ in spec[1]]
+
+
+def writable_ops() -> list[str]:
+    """The ops this writer has a MindIR form for."""
+    return sorted([*_FUNCTIONS, *_PRIMITIVES, "Log"])
+
+
+# ---- values as protobuf ------------------------------------------------------------------------------------------
+def _tensor_info(proto: Any, shape: tuple, dtype: np.dtype, where: str) -> None:
+    proto.dims.extend(int(d) for d in shape)
+    data_type = _DATA_TYPE.get(np.dtype(dtype))
+    if data_type is None:
+        raise MindIRWriteError(f"export(file_format='MINDIR'): {where} has element type {dtype}, which mslab does not "
+                               "write to MindIR")
+    proto.data_type = data_type
+
+
+def _fill(a: Any, v: Any) -> None:
+    """Set attribute ``a`` to the Python value ``v`` as MindSpore writes one: bool, int64, float, string, tuple/list
+    of those, or a tensor."""
+    if isinstance(v, (bool, np.bool_)):
+        a.type, a.i = _T["BOOL"], int(v)
+    elif isinstance(v, (int, np.integer)):
+        a.type, a.i = _T["INT64"], int(v)
+    elif isinstance(v, (float, np.floating)):
+        a.type, a.f = _T["FLOAT"], float(v)
+    elif isinstance(v, str):
+        a.type, a.s = _T["STRING"], v.encode("utf-8")
+    elif isinstance(v, (tuple, list)):  # items as MindSpore writes them: each in its repeated field
+        a.type = _T["TUPLE"] if isinstance(v, tuple) else _T["LIST"]
+        for item in v:
+            sub = a.values.add()
+            _fill(sub, item)
+            if sub.type == _T["INT64"] or sub.type == _T["BOOL"]:
+                sub.ClearField("i")
+                sub.ints.append(int(item))
+            elif sub.type == _T["STRING"]:
+                sub.ClearField("s")
+                sub.strings.append(item.encode("utf-8"))
+            elif sub.type == _T["FLOAT"]:
+                sub.ClearField("f")
+                sub.floats.append(float(item))
+    elif isinstance(v, np.ndarray):
+        a.type = _T["TENSORS"]
+        t = a.tensors.add()
+        _tensor_info(t, v.shape, v.dtype, "a constant")
+        t.name = "value0"
+        t.raw_data = np.ascontiguousarray(v).astype(v.dtype.newbyteorder("<")).tobytes()
+    else:
+        raise MindIRWriteError(f"export(file_format='MINDIR'): mslab cannot write the constant {v!r} "
+                               f"({type(v).__name__}) to MindIR")
+
+
+def _shape_attribute(a: Any, value: Value) -> None:
+    """A node's ``shape`` attribute: its output's dims and dtype (a TUPLE of them for a tuple output)."""
+    a.name = "shape"
+    if value.parts is not None:
+        a.type = _T["TUPLE"]
+        for shape, dtype in value.parts:
+            sub = a.values.add()
+            sub.type = _T["TENSORS"]
+            _tensor_info(sub.tensors.add(), shape, dtype, f"node {value.name}")
+        return
+    a.type = _T["TENSORS"]
+    _tensor_info(a.tensors.add(), value.shape, value.dtype, f"node {value.name}")
+
+
+# ---- the graph ---------------------------------------------------------------------------------------------------
+def _cell_at(net: Any, scope: str) -> Any:
+    """The Cell at scope path ``fc1`` / ``block/conv`` under ``net`` (``net`` itself for ''), or None."""
+    cell = net
+    for part in filter(None, scope.split("/")):
+        cell = getattr(cell, "_cells", {}).get(part)
+        if cell is None:
+            return None
+    return cell
+
+
+def _where(net: Any, node: Node) -> str:
+    cell = _cell_at(net, node.scope)
+    what = f"Cell '{node.scope}' ({type(cell).__name__})" if node.scope else f"{type(net).__name__}.construct"
+    return what + (f", {node.source.strip()}" if node.source else "")
+
+
+def _check(graph: Graph, net: Any) -> None:
+    """Every reason the graph cannot be written, before anything is: ops without a MindIR form, training nodes."""
+    problems = []
+    for node in graph.nodes:
+        if node.phase != "forward" or node.written_parameter is not None:
+            problems.append(f"{node.op} ({node.phase}, writes a Parameter) in {_where(net, node)}")
+        elif node.op not in _FUNCTIONS and node.op not in _PRIMITIVES and node.op != "Log":
+            problems.append(f"{node.op} in {_where(net, node)}")
+    if problems:
+        raise MindIRWriteError("export(file_format='MINDIR'): mslab cannot write these operators to MindIR yet: "
+                               + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
+                               "written.")
+    if len(graph.outputs) != 1 or graph.outputs[0].kind != ValueKind.NODE:
+        raise MindIRWriteError("export(file_format='MINDIR'): mslab writes networks that return one tensor computed "
+                               f"by an op; {type(net).__name__} returns {len(graph.outputs)} values. Nothing was written.")
+
+
+class _Writer:
+    def __init__(self, graph: Graph, net: Any) -> None:
+        self.graph, self.net = graph, net
+        self.model = schema.ModelProto()
+        self.prefix = f"{type(net).__module__.replace('.', '_')}_{type(net).__name__}_construct"
+        self.names: dict[int, str] = {}  # id(Value) -> its name in the file
+        self.constants: dict[tuple, str] = {}  # (type, repr) of a setting -> its Constant node
+        self.entries: dict[tuple, str] = {}  # (op, attributes) -> its primitives-table name
+        self.counter = 0
+        self.op_counts: dict[tuple[str, str], int] = {}
+
+    def next(self) -> int:
+        self.counter += 1
+        return self.counter
+
+    def write(self) -> Any:
+        m, g = self.model, self.model.graph
+        m.ir_version, m.producer_name, m.model_version = "1.1", "mslab", _mslab_version()
+        m.little_endian, m.mind_ir_version = True, 3
+        g.name = self.prefix
+        for v in self.graph.inputs:
+            info = g.input.add()
+            info.name = self.names[id(v)] = f"{self.prefix}:{v.name}"
+            _tensor_info(info.tensor.add(), v.shape, v.dtype, f"input {v.name}")
+        for v in self.graph.params:
+            array = np.asarray(v.handle.asnumpy())
+            t = g.parameter.add()
+            t.name = self.names[id(v)] = f"{self.prefix}:{v.name}"
+            _tensor_info(t, array.shape, array.dtype, f"parameter {v.name}")
+            t.raw_data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<")).tobytes()
+            t.ref_key = v.name
+        for node in self.graph.nodes:
+            self.node(node)
+        out = self.graph.outputs[0]
+        info = g.output.add()
+        info.name = self.names[id(out)]
+        _tensor_info(info.tensor.add(), out.shape, out.dtype, "the output")
+        return m
+
+    def constant(self, v: Any) -> str:
+        """The name of the Constant node holding ``v`` (made on first use, shared after)."""
+        if isinstance(v, Value):
+            key: tuple = ("tensor", id(v))
+            value: Any = np.asarray(v.array)
+        else:
+            key, value = (type(v).__name__, repr(v)), v
+        name = self.constants.get(key)
+        if name is None:
+            name = self.constants[key] = f"ValueNode_{self.next()}"
+            node = self.model.graph.node.add()
+            node.output.append(name)
+            node.name, node.op_type = name, "Constant"
+            a = node.attribute.add()
+            a.name = "value"
+            _fill(a, value)
+        return name
+
+    def arg(self, v: Any) -> str:
+        if isinstance(v, Value):
+            return self.constant(v) if v.kind == ValueKind.CONST else self.names[id(v)]
+        return self.constant(tuple(v) if isinstance(v, list) else v)
+
+    def entry(self, op: str, instance: str, attrs: dict[str, Any], function: bool) -> str:
+        """The primitives-table name (``MatMul:4``) of ``op`` with these attributes (one entry per distinct set)."""
+        key = (op, repr(sorted(attrs.items())), function)
+        name = self.entries.get(key)
+        if name is None:
+            name = self.entries[key] = f"{op}:{self.next()}"
+            p = self.model.primitives.add()
+            p.name, p.op_type, p.instance_name = name, op, instance
+            p.prim_type = 2 if function else 1
+            for k, v in attrs.items():
+                a = p.attribute.add()
+                a.name = k
+                _fill(a, v)
+        return name
+
+    def apply(self, op: str, entry: str, args: list[str], out: Value, scope: str) -> str:
+        node = self.model.graph.node.add()
+        node.input.extend(args)
+        k = self.next()
+        name = f"{self.prefix}:CNode_{k}:{k}"
+        node.output.append(name)
+        node.name, node.op_type = name, f"REF::{entry}"
+        _shape_attribute(node.attribute.add(), out)
+        node.domain = self.domain(op, scope)
+        return name
+
+    def domain(self, op: str, scope: str) -> str:
+        """MindSpore's scope text: ``Default/fc1-Dense/MatMul-op0`` (the Cells' names and classes, the op's count)."""
+        parts, cell = ["Default"], self.net
+        for part in filter(None, scope.split("/")):
+            cell = getattr(cell, "_cells", {}).get(part) if cell is not None else None
+            parts.append(f"{part}-{type(cell).__name__}" if cell is not None else part)
+        count = self.op_counts.get((scope, op), 0)
+        self.op_counts[(scope, op)] = count + 1
+        return "/".join(parts + [f"{op}-op{count}"])
+
+    def node(self, node: Node) -> None:
+        op, inputs = node.op, list(node.inputs)
+        if op == "Concat":  # MindSpore's Concat takes one tuple of tensors: a MakeTuple node makes it
+            items = [v for v in inputs if isinstance(v, Value)]
+            joined = Value(ValueKind.NODE, "tuple", (), np.dtype(object))
+            joined.parts = [(v.shape, v.dtype) for v in items]
+            make = self.entry("MakeTuple", "", {}, False)
+            inputs = [_Named(self.apply("MakeTuple", make, [self.arg(v) for v in items], joined, node.scope))]
+        if op in _PRIMITIVES:
+            instance, attrs_of = _PRIMITIVES[op]
+            entry = self.entry(op, instance, attrs_of(node), False)
+            args = [self.arg(v) for v in inputs]
+        else:
+            instance, settings = _FUNCTIONS.get(op, ("", []))
+            attrs = _LOG_ATTRS if op == "Log" else {}
+            entry = self.entry(op, instance, attrs, True)
+            args = [v.name if isinstance(v, _Named) else self.arg(v) for v in inputs]
+            if op.startswith("Reduce") and len(args) > 1 and not isinstance(inputs[1], Value):
+                args[1] = self.constant(_tuple(inputs[1]))  # MindSpore writes a reduction's axis as a tuple
+            args += [self.constant(encode(node.prim.attrs.get(name, _DEFAULTS.get(name)))) for name, encode in settings]
+        self.names[id(node.out)] = self.apply(op, entry, args, node.out, node.scope)
+
+
+class _Named:
+    """A node input already written under ``name`` (Concat's MakeTuple)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _mslab_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("mslab")
+    except PackageNotFoundError:
+        return "0"
+
+
+def model_of(graph: Graph, net: Any) -> Any:
+    """The ModelProto of a traced forward graph (``mslab.trace(net, *inputs)``); MindIRWriteError before any
+    output is made if an op has no MindIR form here."""
+    _check(graph, net)
+    return _Writer(graph, net).write()
+
+
+def mindir_bytes(net: Any, inputs: tuple) -> bytes:
+    """The MindIR file's bytes for ``net(*inputs)``: traced as GRAPH mode compiles it, then written."""
+    from mslab.runtime.compiled import trace
+
+    return model_of(trace(net, *inputs), net).SerializeToString()
