@@ -186,6 +186,16 @@ def _cell_at(net: Any, scope: str) -> Any:
     return cell
 
 
+def _is_flatten(cell: Any, node: Node) -> bool:
+    """Whether ``node`` is the Reshape of an ``nn.Flatten`` with its default dims (``(N, ...) -> (N, -1)``), which
+    MindSpore 2.10 writes as one ``Flatten`` node instead of a reshape to a fixed batch size."""
+    from mslab.nn.layer.basic import Flatten
+
+    x = node.inputs[0]
+    return (type(cell) is Flatten and (cell.start_dim, cell.end_dim) == (1, -1) and isinstance(x, Value)
+            and len(x.shape) >= 2 and tuple(node.out.shape) == (x.shape[0], int(np.prod(x.shape[1:]))))
+
+
 def _where(net: Any, node: Node) -> str:
     cell = _cell_at(net, node.scope)
     what = f"Cell '{node.scope}' ({type(cell).__name__})" if node.scope else f"{type(net).__name__}.construct"
@@ -204,9 +214,21 @@ def _check(graph: Graph, net: Any) -> None:
         raise MindIRWriteError("export(file_format='MINDIR'): mslab cannot write these operators to MindIR yet: "
                                + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
                                "written.")
-    if len(graph.outputs) != 1 or graph.outputs[0].kind != ValueKind.NODE:
-        raise MindIRWriteError("export(file_format='MINDIR'): mslab writes networks that return one tensor computed "
-                               f"by an op; {type(net).__name__} returns {len(graph.outputs)} values. Nothing was written.")
+    if _output_count(graph) is None or any(v.kind != ValueKind.NODE for v in graph.outputs):
+        raise MindIRWriteError("export(file_format='MINDIR'): mslab writes networks that return a tensor or a tuple "
+                               f"of tensors, each computed by an op; {type(net).__name__} returns "
+                               f"{graph.output_tree!r} ({len(graph.outputs)} values). Nothing was written.")
+
+
+def _output_count(graph: Graph) -> int | None:
+    """0 for a network returning one tensor, n for a flat tuple of n tensors, None for anything else."""
+    tree = graph.output_tree
+    if tree == ("T",) and len(graph.outputs) == 1:
+        return 0
+    if (isinstance(tree, tuple) and len(tree) == 2 and tree[0] is tuple and tree[1]
+            and all(t == ("T",) for t in tree[1])):
+        return len(tree[1])
+    return None
 
 
 class _Writer:
@@ -242,10 +264,19 @@ class _Writer:
             t.ref_key = v.name
         for node in self.graph.nodes:
             self.node(node)
-        out = self.graph.outputs[0]
+        outs = self.graph.outputs
         info = g.output.add()
-        info.name = self.names[id(out)]
-        _tensor_info(info.tensor.add(), out.shape, out.dtype, "the output")
+        if _output_count(self.graph) == 0:
+            info.name = self.names[id(outs[0])]
+            _tensor_info(info.tensor.add(), outs[0].shape, outs[0].dtype, "the output")
+            return m
+        # a tuple: MindSpore makes it with a MakeTuple node and describes it in the output's attr_info
+        joined = _tuple_value([(v.shape, v.dtype) for v in outs])
+        make = self.entry("MakeTuple", "", {}, False)
+        info.name = self.apply("MakeTuple", make, [self.names[id(v)] for v in outs], joined, "")
+        info.denotation = "Tuple"
+        _shape_attribute(info.attr_info, joined)
+        info.attr_info.ClearField("name")
         return m
 
     def constant(self, v: Any) -> str:
@@ -309,10 +340,11 @@ class _Writer:
 
     def node(self, node: Node) -> None:
         op, inputs = node.op, list(node.inputs)
+        if op == "Reshape" and _is_flatten(_cell_at(self.net, node.scope), node):
+            op, inputs = "Flatten", inputs[:1]  # MindSpore writes nn.Flatten as its Flatten op: any batch size runs
         if op == "Concat":  # MindSpore's Concat takes one tuple of tensors: a MakeTuple node makes it
             items = [v for v in inputs if isinstance(v, Value)]
-            joined = Value(ValueKind.NODE, "tuple", (), np.dtype(object))
-            joined.parts = [(v.shape, v.dtype) for v in items]
+            joined = _tuple_value([(v.shape, v.dtype) for v in items])
             make = self.entry("MakeTuple", "", {}, False)
             inputs = [_Named(self.apply("MakeTuple", make, [self.arg(v) for v in items], joined, node.scope))]
         if op in _PRIMITIVES:
@@ -328,6 +360,13 @@ class _Writer:
                 args[1] = self.constant(_tuple(inputs[1]))  # MindSpore writes a reduction's axis as a tuple
             args += [self.constant(encode(node.prim.attrs.get(name, _DEFAULTS.get(name)))) for name, encode in settings]
         self.names[id(node.out)] = self.apply(op, entry, args, node.out, node.scope)
+
+
+def _tuple_value(parts: list[tuple[tuple, np.dtype]]) -> Value:
+    """A tuple value (a MakeTuple's output) with these elements' shapes and dtypes."""
+    joined = Value(ValueKind.NODE, "tuple", (), np.dtype(object))
+    joined.parts = parts
+    return joined
 
 
 class _Named:
