@@ -195,7 +195,7 @@ class _Builder:
             return tuple(items) if kind == _T["TUPLE"] else items
         if kind == _T["TENSOR"]:
             return Tensor(self.array(a.t))
-        if kind == _T["TENSORS"] and len(a.tensors) == 1:  # how MindSpore 2.10 writes a constant tensor (2.0 in y + 2.0)
+        if kind == _T["TENSORS"] and len(a.tensors) == 1:  # MindSpore 2.10's constant tensor (the 2.0 of y + 2.0)
             return Tensor(self.array(a.tensors[0]))
         names = {v: k for k, v in _T.items()}
         raise self.fail(f"{where} holds a value of kind {names.get(kind, kind)}, which mslab cannot read")

@@ -25,6 +25,8 @@ from typing import Any, Callable
 import numpy as np
 
 from mslab.ir.graph import Graph, Node, Value, ValueKind
+from mslab.nn.layer.basic import Flatten
+from mslab.runtime.compiled import trace
 from mslab.train.mindir import schema
 
 __all__ = ["MindIRWriteError", "function_settings", "model_of", "mindir_bytes", "writable_ops"]
@@ -189,8 +191,6 @@ def _cell_at(net: Any, scope: str) -> Any:
 def _is_flatten(cell: Any, node: Node) -> bool:
     """Whether ``node`` is the Reshape of an ``nn.Flatten`` with its default dims (``(N, ...) -> (N, -1)``), which
     MindSpore 2.10 writes as one ``Flatten`` node instead of a reshape to a fixed batch size."""
-    from mslab.nn.layer.basic import Flatten
-
     x = node.inputs[0]
     return (type(cell) is Flatten and (cell.start_dim, cell.end_dim) == (1, -1) and isinstance(x, Value)
             and len(x.shape) >= 2 and tuple(node.out.shape) == (x.shape[0], int(np.prod(x.shape[1:]))))
@@ -204,12 +204,12 @@ def _where(net: Any, node: Node) -> str:
 
 def _check(graph: Graph, net: Any) -> None:
     """Every reason the graph cannot be written, before anything is: ops without a MindIR form, training nodes."""
-    problems = []
+    problems: dict[str, None] = {}  # in order, each once
     for node in graph.nodes:
         if node.phase != "forward" or node.written_parameter is not None:
-            problems.append(f"{node.op} ({node.phase}, writes a Parameter) in {_where(net, node)}")
+            problems[f"{node.op} ({node.phase}, writes a Parameter) in {_where(net, node)}"] = None
         elif node.op not in _FUNCTIONS and node.op not in _PRIMITIVES and node.op != "Log":
-            problems.append(f"{node.op} in {_where(net, node)}")
+            problems[f"{node.op} in {_where(net, node)}"] = None
     if problems:
         raise MindIRWriteError("export(file_format='MINDIR'): mslab cannot write these operators to MindIR yet: "
                                + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
@@ -393,6 +393,4 @@ def model_of(graph: Graph, net: Any) -> Any:
 
 def mindir_bytes(net: Any, inputs: tuple) -> bytes:
     """The MindIR file's bytes for ``net(*inputs)``: traced as GRAPH mode compiles it, then written."""
-    from mslab.runtime.compiled import trace
-
     return model_of(trace(net, *inputs), net).SerializeToString()
