@@ -25,12 +25,13 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.graph_cell import GraphCell
 from mslab.ops import operations as P
 from mslab.runtime.compiled import trace
 from mslab.train.mindir import schema
-from mslab.train.mindir.writing import function_settings
+from mslab.train.mindir.writing import function_settings, type_ids
 
 __all__ = ["FuncGraph", "MindIRError", "load", "read_mindir"]
 
@@ -214,6 +215,9 @@ class _Builder:
         bookkeeping = _BOOKKEEPING.get(op)
         if bookkeeping is not None:
             return op, args, bookkeeping
+        if op == "Cast":  # its dtype input is MindSpore's TypeId number
+            cast = P.Cast()
+            return op, args, lambda x, type_id: cast(x, _dtype_of_type_id(type_id, self))
         cls = getattr(P, op, None)
         if cls is None or not isinstance(cls, type):
             raise self.fail(f"node {node.output[0]} applies the operator {op}, which mslab does not have")
@@ -241,6 +245,13 @@ class _Builder:
             raise self.fail(f"node {node.output[0]}: mslab's {op} refuses the attributes {kwargs}: {e}") from None
         n_args = len(args)
         return op, args, lambda *xs: primitive(*xs[:n_args])
+
+
+def _dtype_of_type_id(type_id: Any, builder: _Builder) -> Any:
+    name = type_ids().get(type_id) if isinstance(type_id, int) else None
+    if name is None:
+        raise builder.fail(f"Cast to MindSpore's TypeId {type_id!r}, which mslab does not map to a dtype")
+    return getattr(mstype, "bool_" if name == "Bool" else name.lower())
 
 
 def _function_call(cls: type, settings: list[str], n_call: int, accepted: set[str]) -> Callable:

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mslab.core import dtype as mstype
 from mslab.ir.graph import Graph, Node, Value, ValueKind
 from mslab.nn.layer.basic import Flatten
 from mslab.runtime.compiled import trace
@@ -60,12 +61,21 @@ _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
                              ("data_format", _FORMAT.__getitem__)]),
     "ReduceMean": ("", [("keep_dims", bool)]), "ReduceSum": ("", [("keep_dims", bool), ("skip_mode", bool)]),
     "ReduceMax": ("", [("keep_dims", bool)]), "ReduceMin": ("", [("keep_dims", bool)]),
-    "Concat": ("", [("axis", int)]),
-    **{op: ("", []) for op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Exp", "Sqrt", "Abs",
-                               "Neg", "Square", "Reshape", "Transpose", "Flatten")},
+    "Concat": ("", [("axis", int)]), "AddN": ("", []),
+    "LogSoftmax": ("log_softmax", [("axis", int)]), "Squeeze": ("", [("axis", _tuple)]),
+    "Gather": ("gather", [("batch_dims", int)]), "BroadcastTo": ("", [("shape", tuple)]),
+    "Cast": ("", []),  # its dtype input is written as MindSpore's TypeId number (_TYPE_ID)
+    **{op: ("", []) for op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "Exp", "Sqrt", "Abs",
+                               "Neg", "Square", "Reshape", "Transpose", "Flatten", "ExpandDims", "Tile")},
 }
-_DEFAULTS = {"skip_mode": False}  # settings MindSpore has and mslab's primitive does not
-_LOG_ATTRS = {"base": -1.0, "scale": 1.0, "shift": 0.0, "cust_aicpu": "Log"}  # MindSpore 2.10's Log entry
+_TUPLE_INPUT = {"Concat", "AddN", "Stack"}  # ops MindSpore gives their tensors as one tuple, made by MakeTuple
+# MindSpore's TypeId of a dtype, as Cast's dst_type input (observed on MindSpore 2.10's exports)
+_TYPE_ID = {"Bool": 30, "Int8": 32, "Int16": 33, "Int32": 34, "Int64": 35, "UInt8": 37, "Float16": 42, "Float32": 43}
+_DEFAULTS = {"skip_mode": False, "batch_dims": 0}  # settings MindSpore has and mslab's primitive does not keep
+# attributes MindSpore 2.10 writes on these PRIMITIVE_FUNCTION entries
+_ENTRY_ATTRS = {"Log": {"base": -1.0, "scale": 1.0, "shift": 0.0, "cust_aicpu": "Log"},
+                "Cast": {"output_names": ["output"], "input_names": ["x", "dst_type"]},
+                "AddN": {"output_names": ["sum"], "input_names": ["inputs"]}}
 
 
 def _conv2d_attrs(node: Node) -> dict[str, Any]:
@@ -100,9 +110,13 @@ def _maxpool_attrs(node: Node) -> dict[str, Any]:
             "strides": (1, 1) + _tuple(a["strides"])[-2:], "input_names": ["x"]}
 
 
+def _stack_attrs(node: Node) -> dict[str, Any]:
+    return {"output_names": ["y"], "input_names": ["x"], "num": len(node.tensor_inputs()), "axis": node.prim.attrs["axis"]}
+
+
 # mslab op: (MindSpore's instance_name, the entry's attributes), for the ops MindSpore 2.10 writes as PRIMITIVE
 _PRIMITIVES: dict[str, tuple[str, Callable[[Node], dict[str, Any]]]] = {
-    "Conv2D": ("conv2d", _conv2d_attrs), "MaxPool": ("max_pool", _maxpool_attrs)}
+    "Conv2D": ("conv2d", _conv2d_attrs), "MaxPool": ("max_pool", _maxpool_attrs), "Stack": ("", _stack_attrs)}
 
 
 def function_settings(op: str) -> list[str] | None:
@@ -115,6 +129,19 @@ def function_settings(op: str) -> list[str] | None:
 def writable_ops() -> list[str]:
     """The ops this writer has a MindIR form for."""
     return sorted([*_FUNCTIONS, *_PRIMITIVES, "Log"])
+
+
+def _type_name(dtype: Any) -> str | None:
+    """mslab's name of a dtype (``Float32``) given as a numpy dtype or an mslab type, None if it is neither."""
+    try:
+        return mstype.from_numpy(mstype.to_numpy(dtype)).name
+    except TypeError:
+        return None
+
+
+def type_ids() -> dict[int, str]:
+    """MindSpore's TypeId number -> the dtype's name (``43 -> "Float32"``), for the reader's Cast."""
+    return {v: k for k, v in _TYPE_ID.items()}
 
 
 # ---- values as protobuf ------------------------------------------------------------------------------------------
@@ -210,6 +237,8 @@ def _check(graph: Graph, net: Any) -> None:
             problems[f"{node.op} ({node.phase}, writes a Parameter) in {_where(net, node)}"] = None
         elif node.op not in _FUNCTIONS and node.op not in _PRIMITIVES and node.op != "Log":
             problems[f"{node.op} in {_where(net, node)}"] = None
+        elif node.op == "Cast" and _type_name(node.inputs[1]) not in _TYPE_ID:
+            problems[f"Cast to {node.inputs[1]} in {_where(net, node)}"] = None
     if problems:
         raise MindIRWriteError("export(file_format='MINDIR'): mslab cannot write these operators to MindIR yet: "
                                + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
@@ -298,6 +327,8 @@ class _Writer:
         return name
 
     def arg(self, v: Any) -> str:
+        if isinstance(v, _Named):
+            return v.name
         if isinstance(v, Value):
             return self.constant(v) if v.kind == ValueKind.CONST else self.names[id(v)]
         return self.constant(tuple(v) if isinstance(v, list) else v)
@@ -342,7 +373,7 @@ class _Writer:
         op, inputs = node.op, list(node.inputs)
         if op == "Reshape" and _is_flatten(_cell_at(self.net, node.scope), node):
             op, inputs = "Flatten", inputs[:1]  # MindSpore writes nn.Flatten as its Flatten op: any batch size runs
-        if op == "Concat":  # MindSpore's Concat takes one tuple of tensors: a MakeTuple node makes it
+        if op in _TUPLE_INPUT:  # MindSpore's Concat takes one tuple of tensors: a MakeTuple node makes it
             items = [v for v in inputs if isinstance(v, Value)]
             joined = _tuple_value([(v.shape, v.dtype) for v in items])
             make = self.entry("MakeTuple", "", {}, False)
@@ -353,9 +384,10 @@ class _Writer:
             args = [self.arg(v) for v in inputs]
         else:
             instance, settings = _FUNCTIONS.get(op, ("", []))
-            attrs = _LOG_ATTRS if op == "Log" else {}
-            entry = self.entry(op, instance, attrs, True)
-            args = [v.name if isinstance(v, _Named) else self.arg(v) for v in inputs]
+            entry = self.entry(op, instance, _ENTRY_ATTRS.get(op, {}), True)
+            if op == "Cast":
+                inputs = [inputs[0], _TYPE_ID[_type_name(inputs[1])]]
+            args = [self.arg(v) for v in inputs]
             if op.startswith("Reduce") and len(args) > 1 and not isinstance(inputs[1], Value):
                 args[1] = self.constant(_tuple(inputs[1]))  # MindSpore writes a reduction's axis as a tuple
             args += [self.constant(encode(node.prim.attrs.get(name, _DEFAULTS.get(name)))) for name, encode in settings]
