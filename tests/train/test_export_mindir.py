@@ -68,6 +68,27 @@ class Mixed(nn.Cell):
         return ops.maximum(n, ops.ReduceSum(keep_dims=True)(n, 0) * 0.01), ops.minimum(m, low)
 
 
+class More(nn.Cell):
+    """Embedding, casts, GELU, LeakyReLU, ReLU6, Dropout (inference), LogSoftmax, Tile, AddN, Stack, Gather and
+    BroadcastTo; two inputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 4)
+        self.gelu, self.lrelu, self.relu6 = nn.GELU(), nn.LeakyReLU(0.2), nn.ReLU6()
+        self.lsm, self.drop = nn.LogSoftmax(), nn.Dropout(p=0.5)
+
+    def construct(self, idx, x):
+        e = self.emb(idx)  # (2, 3, 4)
+        a = ops.cast(x, ms.float16)
+        a = ops.cast(ops.cast(a, ms.int32), ms.float32) + ops.cast(a, ms.float32)
+        c = ops.squeeze(ops.expand_dims(a, 1), 1)
+        d = self.gelu(c) + self.lrelu(c) + self.relu6(c) + ops.pow(c, 2.0) + self.drop(c)
+        f = self.lsm(d) + ops.tile(ops.reshape(e, (6, 4)), (1, 2)).sum() + ops.AddN()((c, c, c))
+        g = ops.reshape(ops.stack((f, f), 0), (4, 4))
+        return g + ops.gather(f, ms.Tensor([1, 0], ms.int32), 0).sum() + ops.broadcast_to(ops.ReduceMean()(f), (4, 4))
+
+
 def fixed(net):
     """``net`` with weights drawn from numpy's generator (the same in mslab and in the recording), eval mode."""
     rng = np.random.default_rng(7)
@@ -81,19 +102,22 @@ def fixed(net):
 
 
 def inputs(name):
+    """The network's inputs, a tuple."""
     rng = np.random.default_rng(0)
+    if name == "more":
+        return ms.Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32)), ms.Tensor(rng.normal(size=(2, 4)), ms.float32)
     shape = {"mlp": (2, 4), "lenet": (2, 1, 32, 32), "mixed": (2, 2, 16, 16)}[name]
-    return ms.Tensor(rng.normal(size=shape).astype(np.float32))
+    return (ms.Tensor(rng.normal(size=shape).astype(np.float32)),)
 
 
-NETS = {"mlp": MLP, "lenet": LeNet5, "mixed": Mixed}
+NETS = {"mlp": MLP, "lenet": LeNet5, "mixed": Mixed, "more": More}
 
 
 def export(name, directory):
     net = fixed(NETS[name]())
-    x = inputs(name)
-    ms.export(net, x, file_name=str(directory / name), file_format="MINDIR")
-    return net, x, str(directory / f"{name}.mindir")
+    xs = inputs(name)
+    ms.export(net, *xs, file_name=str(directory / name), file_format="MINDIR")
+    return net, xs, str(directory / f"{name}.mindir")
 
 
 def outputs(y):
@@ -108,19 +132,19 @@ def mindspore_outputs(name):
 
 @pytest.mark.parametrize("name", sorted(NETS))
 def test_export_then_load_gives_the_networks_outputs_in_both_modes(name, tmp_path):
-    net, x, path = export(name, tmp_path)
-    expected = outputs(net(x))
+    net, xs, path = export(name, tmp_path)
+    expected = outputs(net(*xs))
     for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
         ms.set_context(mode=mode)
-        got = outputs(nn.GraphCell(ms.load(path))(x))
+        got = outputs(nn.GraphCell(ms.load(path))(*xs))
         for g, e in zip(got, expected, strict=True):
             np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-7)
 
 
 @pytest.mark.parametrize("name", sorted(NETS))
 def test_real_mindspore_ran_the_exported_file_with_these_outputs(name, tmp_path):
-    net, x, path = export(name, tmp_path)
-    got = outputs(nn.GraphCell(ms.load(path))(x))
+    _, xs, path = export(name, tmp_path)
+    got = outputs(nn.GraphCell(ms.load(path))(*xs))
     for g, recorded in zip(got, mindspore_outputs(name), strict=True):
         np.testing.assert_allclose(g, recorded, rtol=1e-5, atol=1e-5)
     if name == "mlp":  # as MindSpore printed them

@@ -111,7 +111,8 @@ def _maxpool_attrs(node: Node) -> dict[str, Any]:
 
 
 def _stack_attrs(node: Node) -> dict[str, Any]:
-    return {"output_names": ["y"], "input_names": ["x"], "num": len(node.tensor_inputs()), "axis": node.prim.attrs["axis"]}
+    return {"output_names": ["y"], "input_names": ["x"], "num": len(node.tensor_inputs()),
+            "axis": node.prim.attrs["axis"]}
 
 
 # mslab op: (MindSpore's instance_name, the entry's attributes), for the ops MindSpore 2.10 writes as PRIMITIVE

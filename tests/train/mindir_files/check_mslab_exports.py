@@ -15,9 +15,9 @@ def write(directory):
     import test_export_mindir as t
 
     for name in sorted(t.NETS):
-        net, x, _ = t.export(name, directory)
-        np.save(directory / f"{name}_x.npy", x.asnumpy())
-        print(name, [o.tolist() for o in t.outputs(net(x))])
+        net, xs, _ = t.export(name, directory)
+        np.savez(directory / f"{name}_inputs.npz", *[x.asnumpy() for x in xs])
+        print(name, [o.tolist() for o in t.outputs(net(*xs))])
 
 
 def run(directory):
@@ -26,8 +26,8 @@ def run(directory):
 
     kept = {}
     for path in sorted(directory.glob("*.mindir")):
-        x = ms.Tensor(np.load(directory / f"{path.stem}_x.npy"))
-        y = nn.GraphCell(ms.load(str(path)))(x)
+        saved = np.load(directory / f"{path.stem}_inputs.npz")
+        y = nn.GraphCell(ms.load(str(path)))(*[ms.Tensor(saved[k]) for k in saved.files])
         for i, o in enumerate(y if isinstance(y, tuple) else (y,)):
             kept[f"{path.stem}_{i}"] = o.asnumpy()
             print(path.stem, i, o)
