@@ -11,7 +11,7 @@ import pytest
 import mslab as ms
 from mslab import nn, ops
 from mslab.train.mindir import schema
-from mslab.train.mindir.writing import MindIRWriteError
+from mslab.train.mindir.writing import MindIRWriteError, model_of
 
 FILES = Path(__file__).parent / "mindir_files"
 
@@ -249,3 +249,16 @@ def test_onnx_stays_mslabs_text_with_its_warning(tmp_path):
     with pytest.warns(UserWarning, match="not MindSpore's ONNX protobuf"):
         ms.export(MLP(), ms.Tensor(np.ones((2, 4), np.float32)), file_name=str(tmp_path / "m"), file_format="ONNX")
     assert (tmp_path / "m.onnx").read_text(encoding="utf-8").startswith("# mslab graph export")
+
+
+def test_a_training_network_is_written_as_mslabs_graph_text_with_a_warning(tmp_path):
+    net = nn.Dense(3, 2)
+    train_net = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    x, y = ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor(np.zeros((2, 2), np.float32))
+    with pytest.warns(UserWarning, match="computes gradients or updates weights: mslab writes MindIR for inference "
+                                         "networks only"):
+        ms.export(train_net, x, y, file_name=str(tmp_path / "train"), file_format="MINDIR")
+    with pytest.raises(RuntimeError, match="graph text mslab's export writes"):
+        ms.load(str(tmp_path / "train.mindir"))
+    with pytest.raises(MindIRWriteError, match="TrainOneStepCell computes gradients or updates weights"):
+        model_of(ms.trace(train_net, x, y), train_net)

@@ -27,10 +27,10 @@ import numpy as np
 from mslab.core import dtype as mstype
 from mslab.ir.graph import Graph, Node, Value, ValueKind
 from mslab.nn.layer.basic import Flatten
-from mslab.runtime.compiled import trace
 from mslab.train.mindir import schema
 
-__all__ = ["MindIRWriteError", "function_settings", "model_of", "mindir_bytes", "writable_ops"]
+__all__ = ["MindIRWriteError", "function_settings", "is_training", "model_of", "type_ids",
+           "writable_ops"]
 
 _T = schema.AttributeType
 _DATA_TYPE = {np.dtype(np.float32): 1, np.dtype(np.uint8): 2, np.dtype(np.int8): 3, np.dtype(np.uint16): 4,
@@ -230,13 +230,20 @@ def _where(net: Any, node: Node) -> str:
     return what + (f", {node.source.strip()}" if node.source else "")
 
 
+def is_training(graph: Graph) -> bool:
+    """Whether the graph computes gradients or updates weights (a TrainOneStepCell's), not only a forward pass."""
+    return any(node.phase != "forward" or node.written_parameter is not None for node in graph.nodes)
+
+
 def _check(graph: Graph, net: Any) -> None:
     """Every reason the graph cannot be written, before anything is: ops without a MindIR form, training nodes."""
+    if is_training(graph):
+        raise MindIRWriteError(f"export(file_format='MINDIR'): {type(net).__name__} computes gradients or updates "
+                               "weights; mslab writes MindIR for inference networks only: export the network "
+                               "itself. Nothing was written.")
     problems: dict[str, None] = {}  # in order, each once
     for node in graph.nodes:
-        if node.phase != "forward" or node.written_parameter is not None:
-            problems[f"{node.op} ({node.phase}, writes a Parameter) in {_where(net, node)}"] = None
-        elif node.op not in _FUNCTIONS and node.op not in _PRIMITIVES and node.op != "Log":
+        if node.op not in _FUNCTIONS and node.op not in _PRIMITIVES and node.op != "Log":
             problems[f"{node.op} in {_where(net, node)}"] = None
         elif node.op == "Cast" and _type_name(node.inputs[1]) not in _TYPE_ID:
             problems[f"Cast to {node.inputs[1]} in {_where(net, node)}"] = None
@@ -422,8 +429,3 @@ def model_of(graph: Graph, net: Any) -> Any:
     output is made if an op has no MindIR form here."""
     _check(graph, net)
     return _Writer(graph, net).write()
-
-
-def mindir_bytes(net: Any, inputs: tuple) -> bytes:
-    """The MindIR file's bytes for ``net(*inputs)``: traced as GRAPH mode compiles it, then written."""
-    return model_of(trace(net, *inputs), net).SerializeToString()
