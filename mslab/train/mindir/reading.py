@@ -248,10 +248,12 @@ class _Builder:
 
 
 def _dtype_of_type_id(type_id: Any, builder: _Builder) -> Any:
+    """mslab's dtype for MindSpore's TypeId number (Cast's ``dst_type`` input: 43 is float32)."""
     name = type_ids().get(type_id) if isinstance(type_id, int) else None
-    if name is None:
+    dtype = getattr(mstype, "bool_" if name == "Bool" else str(name).lower(), None)
+    if name is None or dtype is None:
         raise builder.fail(f"Cast to MindSpore's TypeId {type_id!r}, which mslab does not map to a dtype")
-    return getattr(mstype, "bool_" if name == "Bool" else name.lower())
+    return dtype
 
 
 def _function_call(cls: type, settings: list[str], n_call: int, accepted: set[str]) -> Callable:

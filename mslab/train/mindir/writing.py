@@ -64,13 +64,14 @@ _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
     "Concat": ("", [("axis", int)]), "AddN": ("", []),
     "LogSoftmax": ("log_softmax", [("axis", int)]), "Squeeze": ("", [("axis", _tuple)]),
     "Gather": ("gather", [("batch_dims", int)]), "BroadcastTo": ("", [("shape", tuple)]),
-    "Cast": ("", []),  # its dtype input is written as MindSpore's TypeId number (_TYPE_ID)
+    "Log": ("", []), "Cast": ("", []),  # Cast's dtype input is written as MindSpore's TypeId number (_TYPE_ID)
     **{op: ("", []) for op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "Exp", "Sqrt", "Abs",
                                "Neg", "Square", "Reshape", "Transpose", "Flatten", "ExpandDims", "Tile")},
 }
 _TUPLE_INPUT = {"Concat", "AddN", "Stack"}  # ops MindSpore gives their tensors as one tuple, made by MakeTuple
 # MindSpore's TypeId of a dtype, as Cast's dst_type input (observed on MindSpore 2.10's exports)
-_TYPE_ID = {"Bool": 30, "Int8": 32, "Int16": 33, "Int32": 34, "Int64": 35, "UInt8": 37, "Float16": 42, "Float32": 43}
+_TYPE_ID = {"Bool": 30, "Int8": 32, "Int16": 33, "Int32": 34, "Int64": 35, "UInt8": 37, "UInt16": 38, "UInt32": 39,
+            "UInt64": 40, "Float16": 42, "Float32": 43, "Float64": 44}
 _DEFAULTS = {"skip_mode": False, "batch_dims": 0}  # settings MindSpore has and mslab's primitive does not keep
 # attributes MindSpore 2.10 writes on these PRIMITIVE_FUNCTION entries
 _ENTRY_ATTRS = {"Log": {"base": -1.0, "scale": 1.0, "shift": 0.0, "cust_aicpu": "Log"},
@@ -129,7 +130,7 @@ def function_settings(op: str) -> list[str] | None:
 
 def writable_ops() -> list[str]:
     """The ops this writer has a MindIR form for."""
-    return sorted([*_FUNCTIONS, *_PRIMITIVES, "Log"])
+    return sorted([*_FUNCTIONS, *_PRIMITIVES])
 
 
 def _type_name(dtype: Any) -> str | None:
@@ -243,7 +244,7 @@ def _check(graph: Graph, net: Any) -> None:
                                "itself. Nothing was written.")
     problems: dict[str, None] = {}  # in order, each once
     for node in graph.nodes:
-        if node.op not in _FUNCTIONS and node.op not in _PRIMITIVES and node.op != "Log":
+        if node.op not in _FUNCTIONS and node.op not in _PRIMITIVES:
             problems[f"{node.op} in {_where(net, node)}"] = None
         elif node.op == "Cast" and _type_name(node.inputs[1]) not in _TYPE_ID:
             problems[f"Cast to {node.inputs[1]} in {_where(net, node)}"] = None
