@@ -89,6 +89,22 @@ class More(nn.Cell):
         return g + ops.gather(f, ms.Tensor([1, 0], ms.int32), 0).sum() + ops.broadcast_to(ops.ReduceMean()(f), (4, 4))
 
 
+class Slices(nn.Cell):
+    """Basic indexing (ints, slices, ``...``: MindSpore's StridedSlice) and a grouped convolution (mslab slices it
+    into one convolution per group)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 6)
+        self.conv = nn.Conv2d(2, 4, 3, group=2)
+
+    def construct(self, x):
+        y = self.fc(x)  # (3, 5, 6)
+        a, b, c = y[:, -1], y[1:, 0:5:2, 3], y[..., 1:4]  # (3, 6), (2, 3), (3, 5, 3)
+        z = self.conv(ops.reshape(y[:2], (1, 2, 5, 6)))  # (1, 4, 5, 6)
+        return a[:2, :3] + b + c[0, :2] + y[-1, 1, 2:5] + z[0, 1:3, 0, ::2]
+
+
 def fixed(net):
     """``net`` with weights drawn from numpy's generator (the same in mslab and in the recording), eval mode."""
     rng = np.random.default_rng(7)
@@ -106,11 +122,11 @@ def inputs(name):
     rng = np.random.default_rng(0)
     if name == "more":
         return ms.Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32)), ms.Tensor(rng.normal(size=(2, 4)), ms.float32)
-    shape = {"mlp": (2, 4), "lenet": (2, 1, 32, 32), "mixed": (2, 2, 16, 16)}[name]
+    shape = {"mlp": (2, 4), "lenet": (2, 1, 32, 32), "mixed": (2, 2, 16, 16), "slices": (3, 5, 4)}[name]
     return (ms.Tensor(rng.normal(size=shape).astype(np.float32)),)
 
 
-NETS = {"mlp": MLP, "lenet": LeNet5, "mixed": Mixed, "more": More}
+NETS = {"mlp": MLP, "lenet": LeNet5, "mixed": Mixed, "more": More, "slices": Slices}
 
 
 def export(name, directory):
@@ -232,6 +248,17 @@ class Outer(nn.Cell):
 
     def construct(self, x):
         return self.block(x)
+
+
+class Reversed(nn.Cell):
+    def construct(self, x):
+        return x[::-1] * 2
+
+
+def test_an_index_strided_slice_cannot_say_is_named(tmp_path):
+    with pytest.raises(MindIRWriteError, match=r"GetItem \[::-1\] \(MindIR: StridedSlice of ints, '...' and slices of "
+                                               r"positive step only\) in Reversed.construct"):
+        ms.export(Reversed(), ms.Tensor(np.ones(3, np.float32)), file_name=str(tmp_path / "r"), file_format="MINDIR")
 
 
 def test_an_op_the_writer_lacks_is_named_with_its_cell_and_nothing_is_written(tmp_path):

@@ -64,6 +64,8 @@ _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
     "Concat": ("", [("axis", int)]), "AddN": ("", []),
     "LogSoftmax": ("log_softmax", [("axis", int)]), "Squeeze": ("", [("axis", _tuple)]),
     "Gather": ("gather", [("batch_dims", int)]), "BroadcastTo": ("", [("shape", tuple)]),
+    "StridedSlice": ("", [(m, int) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                             "shrink_axis_mask")]),  # x[...]: mslab's GetItem (_strided_slice)
     "Log": ("", []), "Cast": ("", []),  # Cast's dtype input is written as MindSpore's TypeId number (_TYPE_ID)
     **{op: ("", []) for op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "Exp", "Sqrt", "Abs",
                                "Neg", "Square", "Reshape", "Transpose", "Flatten", "ExpandDims", "Tile")},
@@ -225,6 +227,38 @@ def _is_flatten(cell: Any, node: Node) -> bool:
             and len(x.shape) >= 2 and tuple(node.out.shape) == (x.shape[0], int(np.prod(x.shape[1:]))))
 
 
+def _strided_slice(node: Node) -> tuple[tuple, tuple, tuple, int] | None:
+    """``x[index]`` (mslab's GetItem) as MindSpore's StridedSlice: ``(begin, end, strides, shrink_axis_mask)`` with
+    every bound explicit, for ints, ``...`` and slices of positive step; None for any other index (tensors,
+    ``None``, negative steps: MindSpore 2.10's CPU kernel differs from numpy there, docs/mindspore_observed)."""
+    x, spec = node.inputs[0], node.inputs[-1]
+    items = [i.to_slice() if hasattr(i, "to_slice") else i for i in spec]  # mslab's hashable slices -> slices
+    if len(node.inputs) != 2 or not isinstance(x, Value) or None in items or items.count(Ellipsis) > 1:
+        return None
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at:at + 1] = [slice(None)] * (len(x.shape) - len(items) + 1)
+    begin, end, strides, shrink = [], [], [], 0
+    for axis, (size, item) in enumerate(zip(x.shape, items)):
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            if not -size <= item < size:
+                return None
+            begin.append(int(item) % size)
+            end.append(int(item) % size + 1)
+            strides.append(1)
+            shrink |= 1 << axis
+        elif isinstance(item, slice):
+            start, stop, step = item.indices(size)
+            if step <= 0:
+                return None
+            begin.append(start)
+            end.append(max(stop, start))
+            strides.append(step)
+        else:
+            return None
+    return tuple(begin), tuple(end), tuple(strides), shrink
+
+
 def _where(net: Any, node: Node) -> str:
     cell = _cell_at(net, node.scope)
     what = f"Cell '{node.scope}' ({type(cell).__name__})" if node.scope else f"{type(net).__name__}.construct"
@@ -244,7 +278,11 @@ def _check(graph: Graph, net: Any) -> None:
                                "itself. Nothing was written.")
     problems: dict[str, None] = {}  # in order, each once
     for node in graph.nodes:
-        if node.op not in _FUNCTIONS and node.op not in _PRIMITIVES:
+        if node.op == "GetItem":
+            if _strided_slice(node) is None:
+                problems[f"GetItem {node.inputs[-1]!r} (MindIR: StridedSlice of ints, '...' and slices of positive "
+                         f"step only) in {_where(net, node)}"] = None
+        elif node.op not in _FUNCTIONS and node.op not in _PRIMITIVES:
             problems[f"{node.op} in {_where(net, node)}"] = None
         elif node.op == "Cast" and _type_name(node.inputs[1]) not in _TYPE_ID:
             problems[f"Cast to {node.inputs[1]} in {_where(net, node)}"] = None
@@ -380,6 +418,11 @@ class _Writer:
 
     def node(self, node: Node) -> None:
         op, inputs = node.op, list(node.inputs)
+        masks: dict[str, int] = {}
+        if op == "GetItem":
+            begin, end, strides, shrink = _strided_slice(node)  # type: ignore[misc]  # _check made sure
+            op, inputs = "StridedSlice", [inputs[0], begin, end, strides]
+            masks = {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": shrink}
         if op == "Reshape" and _is_flatten(_cell_at(self.net, node.scope), node):
             op, inputs = "Flatten", inputs[:1]  # MindSpore writes nn.Flatten as its Flatten op: any batch size runs
         if op in _TUPLE_INPUT:  # MindSpore's Concat takes one tuple of tensors: a MakeTuple node makes it
@@ -399,7 +442,8 @@ class _Writer:
             args = [self.arg(v) for v in inputs]
             if op.startswith("Reduce") and len(args) > 1 and not isinstance(inputs[1], Value):
                 args[1] = self.constant(_tuple(inputs[1]))  # MindSpore writes a reduction's axis as a tuple
-            args += [self.constant(encode(node.prim.attrs.get(name, _DEFAULTS.get(name)))) for name, encode in settings]
+            given = {**_DEFAULTS, **node.prim.attrs, **masks}
+            args += [self.constant(encode(given[name])) for name, encode in settings]
         self.names[id(node.out)] = self.apply(op, entry, args, node.out, node.scope)
 
 
