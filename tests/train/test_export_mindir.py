@@ -255,6 +255,22 @@ class Reversed(nn.Cell):
         return x[::-1] * 2
 
 
+class SameNames(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")
+        self.b = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="w")
+
+    def construct(self, x):
+        return x * self.a + self.b
+
+
+def test_two_weights_of_one_name_are_refused(tmp_path):
+    with pytest.raises(MindIRWriteError, match="several Parameters of SameNames are named 'w'"):
+        ms.export(SameNames(), ms.Tensor(np.ones(2, np.float32)), file_name=str(tmp_path / "s"), file_format="MINDIR")
+    assert os.listdir(tmp_path) == []
+
+
 def test_an_index_strided_slice_cannot_say_is_named(tmp_path):
     with pytest.raises(MindIRWriteError, match=r"GetItem \[::-1\] \(MindIR: StridedSlice of ints, '...' and slices of "
                                                r"positive step only\) in Reversed.construct"):

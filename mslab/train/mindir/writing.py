@@ -276,6 +276,12 @@ def _check(graph: Graph, net: Any) -> None:
         raise MindIRWriteError(f"export(file_format='MINDIR'): {type(net).__name__} computes gradients or updates "
                                "weights; mslab writes MindIR for inference networks only: export the network "
                                "itself. Nothing was written.")
+    names = [v.name for v in graph.params]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise MindIRWriteError(f"export(file_format='MINDIR'): several Parameters of {type(net).__name__} are named "
+                               f"{', '.join(map(repr, twice))}; a MindIR file names each weight once: give them "
+                               "distinct names. Nothing was written.")
     problems: dict[str, None] = {}  # in order, each once
     for node in graph.nodes:
         if node.op == "GetItem":
