@@ -11,6 +11,9 @@ The file mirrors what MindSpore 2.10 writes for the same network (compared field
   most ops as ``PRIMITIVE_FUNCTION`` (settings are the last inputs of the node, in the order of its functional
   signature: ``MatMul(x, w, transpose_a, transpose_b)``) and a few as ``PRIMITIVE`` (settings are attributes of
   the table entry: Conv2D, MaxPool). ``_FUNCTIONS`` and ``_PRIMITIVES`` below say which, op by op;
+* the model's ``model_version`` ("2.10.0": the MindSpore version whose format the file follows) and
+  ``mind_ir_version`` (3), without which MindSpore 2.10 refuses the file or misreads its PRIMITIVE_FUNCTION nodes
+  (observed); ``producer_name`` says who wrote it: mslab;
 * each node's ``shape`` attribute (its output's dims and dtype), which MindSpore's loader reads;
 * ``domain``, MindSpore's scope text (``Default/fc1-Dense/MatMul-op0``): where in the network the node came from.
 
@@ -36,6 +39,7 @@ _T = schema.AttributeType
 _DATA_TYPE = {np.dtype(np.float32): 1, np.dtype(np.uint8): 2, np.dtype(np.int8): 3, np.dtype(np.uint16): 4,
               np.dtype(np.int16): 5, np.dtype(np.int32): 6, np.dtype(np.int64): 7, np.dtype(np.bool_): 9,
               np.dtype(np.float16): 10, np.dtype(np.float64): 11, np.dtype(np.uint32): 12, np.dtype(np.uint64): 13}
+_FORMAT_VERSION = "2.10.0"  # the MindSpore release whose MindIR files this writer mirrors (its model_version)
 _FORMAT = {"NCHW": 0, "NHWC": 1}  # MindSpore's Format enum, as a PRIMITIVE_FUNCTION's data_format input
 _PAD_MODE = {"PAD": 0, "SAME": 1, "VALID": 2}  # MindSpore's PadMode enum (AvgPool's pad_mode input)
 
@@ -330,7 +334,7 @@ class _Writer:
 
     def write(self) -> Any:
         m, g = self.model, self.model.graph
-        m.ir_version, m.producer_name, m.model_version = "1.1", "mslab", _mslab_version()
+        m.ir_version, m.producer_name, m.model_version = "1.1", "mslab", _FORMAT_VERSION
         m.little_endian, m.mind_ir_version = True, 3
         g.name = self.prefix
         for v in self.graph.inputs:
@@ -465,14 +469,6 @@ class _Named:
 
     def __init__(self, name: str) -> None:
         self.name = name
-
-
-def _mslab_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("mslab")
-    except PackageNotFoundError:
-        return "0"
 
 
 def model_of(graph: Graph, net: Any) -> Any:
