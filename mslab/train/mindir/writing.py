@@ -58,6 +58,7 @@ def _tuple(v: Any) -> tuple:
 _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
     # mslab op: (MindSpore's instance_name, settings after the node's own inputs), as MindSpore 2.10 writes them
     "MatMul": ("matmul", [("transpose_a", bool), ("transpose_b", bool)]),
+    "BatchMatMul": ("", [("transpose_a", bool), ("transpose_b", bool)]),
     "BiasAdd": ("bias_add", [("data_format", _FORMAT.__getitem__)]),
     "ReLU": ("relu", []), "Sigmoid": ("sigmoid", []), "Tanh": ("tanh", []),
     "Softmax": ("softmax", [("axis", _tuple)]),
@@ -72,7 +73,9 @@ _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
                                              "shrink_axis_mask")]),  # x[...]: mslab's GetItem (_strided_slice)
     "Log": ("", []), "Cast": ("", []),  # Cast's dtype input is written as MindSpore's TypeId number (_TYPE_ID)
     **{op: ("", []) for op in ("Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "Exp", "Sqrt", "Abs",
-                               "Neg", "Square", "Reshape", "Transpose", "Flatten", "ExpandDims", "Tile")},
+                               "Neg", "Square", "Reshape", "Transpose", "Flatten", "ExpandDims", "Tile", "Sin", "Cos",
+                               "Erf", "Floor", "Reciprocal", "Rsqrt", "Sign", "Greater", "Less", "GreaterEqual",
+                               "LessEqual", "Equal", "NotEqual", "LogicalNot", "LogicalAnd", "LogicalOr", "Select")},
 }
 _TUPLE_INPUT = {"Concat", "AddN", "Stack"}  # ops MindSpore gives their tensors as one tuple, made by MakeTuple
 # MindSpore's TypeId of a dtype, as Cast's dst_type input (observed on MindSpore 2.10's exports)
