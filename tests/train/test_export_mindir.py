@@ -327,3 +327,10 @@ def test_a_training_network_is_written_as_mslabs_graph_text_with_a_warning(tmp_p
         ms.load(str(tmp_path / "train.mindir"))
     with pytest.raises(MindIRWriteError, match="TrainOneStepCell computes gradients or updates weights"):
         model_of(ms.trace(train_net, x, y), train_net)
+
+
+def test_a_network_returning_its_input_unchanged_is_refused():
+    net = nn.Dropout(p=0.5)
+    net.set_train(False)
+    with pytest.raises(MindIRWriteError, match="Dropout returns its input x unchanged, computed by no op"):
+        model_of(ms.trace(net, ms.Tensor(np.ones(3, np.float32))), net)

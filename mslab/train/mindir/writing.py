@@ -303,10 +303,13 @@ def _check(graph: Graph, net: Any) -> None:
         raise MindIRWriteError("export(file_format='MINDIR'): mslab cannot write these operators to MindIR yet: "
                                + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
                                "written.")
-    if _output_count(graph) is None or any(v.kind != ValueKind.NODE for v in graph.outputs):
+    unchanged = [f"{v.kind} {v.name}" for v in graph.outputs if v.kind != ValueKind.NODE]
+    if _output_count(graph) is None or unchanged:
+        what = (f"its {', '.join(unchanged)} unchanged, computed by no op" if unchanged else
+                f"a nested structure ({len(graph.outputs)} tensors)")
         raise MindIRWriteError("export(file_format='MINDIR'): mslab writes networks that return a tensor or a tuple "
-                               f"of tensors, each computed by an op; {type(net).__name__} returns "
-                               f"{graph.output_tree!r} ({len(graph.outputs)} values). Nothing was written.")
+                               f"of tensors, each computed by an op; {type(net).__name__} returns {what}. Nothing was "
+                               "written.")
 
 
 def _output_count(graph: Graph) -> int | None:
