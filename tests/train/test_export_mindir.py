@@ -334,3 +334,9 @@ def test_a_network_returning_its_input_unchanged_is_refused():
     net.set_train(False)
     with pytest.raises(MindIRWriteError, match="Dropout returns its input x unchanged, computed by no op"):
         model_of(ms.trace(net, ms.Tensor(np.ones(3, np.float32))), net)
+
+
+def test_an_exported_file_reads_back_as_mslab_ir_for_graph_view(tmp_path):
+    _, _, path = export("lenet", tmp_path)
+    ops_ = [n.op for n in ms.load(path).to_ir().nodes]  # what GraphView draws for a loaded MindIR graph
+    assert ops_.count("Conv2D") == 2 and ops_.count("MatMul") == 3 and "Flatten" in ops_
