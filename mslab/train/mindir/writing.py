@@ -299,9 +299,17 @@ def _check(graph: Graph, net: Any) -> None:
             problems[f"{node.op} in {_where(net, node)}"] = None
         elif node.op == "Cast" and _type_name(node.inputs[1]) not in _TYPE_ID:
             problems[f"Cast to {node.inputs[1]} in {_where(net, node)}"] = None
-        elif node.op in _FUNCTIONS and set(node.prim.attrs) - {name for name, _ in _FUNCTIONS[node.op][1]}:
-            unknown = {k: v for k, v in node.prim.attrs.items() if k not in dict(_FUNCTIONS[node.op][1])}
-            problems[f"{node.op} with {unknown} (no MindIR input for that here) in {_where(net, node)}"] = None
+        elif node.op in _FUNCTIONS:
+            settings = dict(_FUNCTIONS[node.op][1])
+            given = {**_DEFAULTS, **node.prim.attrs}
+            odd = {k: v for k, v in node.prim.attrs.items() if k not in settings}
+            for name, encode in settings.items():
+                try:
+                    encode(given[name])
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    odd[name] = given.get(name)
+            if odd:
+                problems[f"{node.op} with {odd} (no MindIR input for that here) in {_where(net, node)}"] = None
     if problems:
         raise MindIRWriteError("export(file_format='MINDIR'): mslab cannot write these operators to MindIR yet: "
                                + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
