@@ -126,6 +126,13 @@ class Layers(nn.Cell):
         return c + ops.reshape(self.silu(w) + self.hswish(w), (2, 4, 1))
 
 
+def quickstart():
+    """The network of MindSpore's save_load tutorial (beginner/save_load.md), exported there with ones((1, 1, 28, 28))
+    and run again through ms.load + nn.GraphCell."""
+    return nn.SequentialCell(nn.Flatten(), nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(),
+                             nn.Dense(512, 10))
+
+
 def fixed(net):
     """``net`` with weights drawn from numpy's generator (the same in mslab and in the recording), eval mode."""
     rng = np.random.default_rng(7)
@@ -143,12 +150,15 @@ def inputs(name):
     rng = np.random.default_rng(0)
     if name == "more":
         return ms.Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32)), ms.Tensor(rng.normal(size=(2, 4)), ms.float32)
+    if name == "quickstart":
+        return (ms.Tensor(np.ones((1, 1, 28, 28), np.float32)),)
     shape = {"mlp": (2, 4), "lenet": (2, 1, 32, 32), "mixed": (2, 2, 16, 16), "slices": (3, 5, 4),
              "layers": (2, 3, 8)}[name]
     return (ms.Tensor(rng.normal(size=shape).astype(np.float32)),)
 
 
-NETS = {"mlp": MLP, "lenet": LeNet5, "mixed": Mixed, "more": More, "slices": Slices, "layers": Layers}
+NETS = {"mlp": MLP, "lenet": LeNet5, "mixed": Mixed, "more": More, "slices": Slices, "layers": Layers,
+        "quickstart": quickstart}
 
 
 def export(name, directory):
