@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from mslab.core import dtype as mstype
+from mslab.core.tensor import Tensor
 from mslab.ir.graph import Graph, Node, Value, ValueKind
 from mslab.nn.layer.basic import Flatten
 from mslab.train.mindir import schema
@@ -77,6 +78,7 @@ _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
                                "Erf", "Floor", "Reciprocal", "Rsqrt", "Sign", "Greater", "Less", "GreaterEqual",
                                "LessEqual", "Equal", "NotEqual", "LogicalNot", "LogicalAnd", "LogicalOr", "Select")},
 }
+_FOLDED = {"Zeros", "Ones", "Fill"}  # made from constants only: written as the Constant they make, as MindSpore does
 _TUPLE_INPUT = {"Concat", "AddN", "Stack"}  # ops MindSpore gives their tensors as one tuple, made by MakeTuple
 # MindSpore's TypeId of a dtype, as Cast's dst_type input (observed on MindSpore 2.10's exports)
 _TYPE_ID = {"Bool": 30, "Int8": 32, "Int16": 33, "Int32": 34, "Int64": 35, "UInt8": 37, "UInt16": 38, "UInt32": 39,
@@ -201,18 +203,28 @@ def _fill(a: Any, v: Any) -> None:
                                f"({type(v).__name__}) to MindIR")
 
 
-def _shape_attribute(a: Any, value: Value) -> None:
-    """A node's ``shape`` attribute: its output's dims and dtype (a TUPLE of them for a tuple output)."""
-    a.name = "shape"
-    if value.parts is not None:
+class _Tuple:
+    """A tuple a MakeTuple node makes (Concat's inputs, a network's tuple result): its items, Values or _Tuples."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items, self.name = items, "tuple"
+
+
+def _describe(a: Any, item: Any, where: str) -> None:
+    """Fill ``a`` with ``item``'s dims and dtype (TENSORS), or a TUPLE of its items' for a tuple."""
+    if isinstance(item, _Tuple):
         a.type = _T["TUPLE"]
-        for shape, dtype in value.parts:
-            sub = a.values.add()
-            sub.type = _T["TENSORS"]
-            _tensor_info(sub.tensors.add(), shape, dtype, f"node {value.name}")
+        for sub in item.items:
+            _describe(a.values.add(), sub, where)
         return
     a.type = _T["TENSORS"]
-    _tensor_info(a.tensors.add(), value.shape, value.dtype, f"node {value.name}")
+    _tensor_info(a.tensors.add(), item.shape, item.dtype, where)
+
+
+def _shape_attribute(a: Any, value: Value | _Tuple) -> None:
+    """A node's ``shape`` attribute: its output's dims and dtype (a TUPLE of them for a tuple output)."""
+    a.name = "shape"
+    _describe(a, value, f"node {value.name}")
 
 
 # ---- the graph ---------------------------------------------------------------------------------------------------
@@ -266,6 +278,11 @@ def _strided_slice(node: Node) -> tuple[tuple, tuple, tuple, int] | None:
     return tuple(begin), tuple(end), tuple(strides), shrink
 
 
+def _foldable(node: Node) -> bool:
+    """Whether ``node`` makes a tensor from constants only (``ops.zeros((2, 3))``, an LSTM's first state)."""
+    return node.op in _FOLDED and all(not isinstance(v, Value) or v.kind == ValueKind.CONST for v in node.inputs)
+
+
 def _where(net: Any, node: Node) -> str:
     cell = _cell_at(net, node.scope)
     what = f"Cell '{node.scope}' ({type(cell).__name__})" if node.scope else f"{type(net).__name__}.construct"
@@ -291,6 +308,8 @@ def _check(graph: Graph, net: Any) -> None:
                                "distinct names. Nothing was written.")
     problems: dict[str, None] = {}  # in order, each once
     for node in graph.nodes:
+        if _foldable(node):
+            continue
         if node.op == "GetItem":
             if _strided_slice(node) is None:
                 problems[f"GetItem {node.inputs[-1]!r} (MindIR: StridedSlice of ints, '...' and slices of positive "
@@ -315,23 +334,27 @@ def _check(graph: Graph, net: Any) -> None:
                                + "; ".join(problems) + f". It writes: {', '.join(writable_ops())}. Nothing was "
                                "written.")
     unchanged = [f"{v.kind} {v.name}" for v in graph.outputs if v.kind != ValueKind.NODE]
-    if _output_count(graph) is None or unchanged:
+    if _output(graph) is None or unchanged:
         what = (f"its {', '.join(unchanged)} unchanged, computed by no op" if unchanged else
-                f"a nested structure ({len(graph.outputs)} tensors)")
-        raise MindIRWriteError("export(file_format='MINDIR'): mslab writes networks that return a tensor or a tuple "
+                f"a structure other than tuples ({len(graph.outputs)} tensors)")
+        raise MindIRWriteError("export(file_format='MINDIR'): mslab writes networks that return a tensor or tuples "
                                f"of tensors, each computed by an op; {type(net).__name__} returns {what}. Nothing was "
                                "written.")
 
 
-def _output_count(graph: Graph) -> int | None:
-    """0 for a network returning one tensor, n for a flat tuple of n tensors, None for anything else."""
-    tree = graph.output_tree
-    if tree == ("T",) and len(graph.outputs) == 1:
-        return 0
-    if (isinstance(tree, tuple) and len(tree) == 2 and tree[0] is tuple and tree[1]
-            and all(t == ("T",) for t in tree[1])):
-        return len(tree[1])
-    return None
+def _output(graph: Graph) -> Value | _Tuple | None:
+    """What the network returns: its output Value, a _Tuple of them (tuples nest), or None for anything else."""
+    outs = iter(graph.outputs)
+
+    def item(tree: Any) -> Value | _Tuple | None:
+        if tree == ("T",):
+            return next(outs, None)
+        if isinstance(tree, tuple) and len(tree) == 2 and tree[0] is tuple and tree[1]:
+            items = [item(t) for t in tree[1]]
+            return None if any(i is None for i in items) else _Tuple(items)
+        return None
+    result = item(graph.output_tree)
+    return result if next(outs, None) is None else None
 
 
 class _Writer:
@@ -367,19 +390,14 @@ class _Writer:
             t.ref_key = v.name
         for node in self.graph.nodes:
             self.node(node)
-        outs = self.graph.outputs
+        out = _output(self.graph)
         info = g.output.add()
-        if _output_count(self.graph) == 0:
-            info.name = self.names[id(outs[0])]
-            _tensor_info(info.tensor.add(), outs[0].shape, outs[0].dtype, "the output")
-            return m
-        # a tuple: MindSpore makes it with a MakeTuple node and describes it in the output's attr_info
-        joined = _tuple_value([(v.shape, v.dtype) for v in outs])
-        make = self.entry("MakeTuple", "", {}, False)
-        info.name = self.apply("MakeTuple", make, [self.names[id(v)] for v in outs], joined, "")
-        info.denotation = "Tuple"
-        _shape_attribute(info.attr_info, joined)
-        info.attr_info.ClearField("name")
+        info.name = self.arg(out)
+        if isinstance(out, Value):
+            _tensor_info(info.tensor.add(), out.shape, out.dtype, "the output")
+        else:  # a tuple: MindSpore makes it with MakeTuple nodes and describes it in the output's attr_info
+            info.denotation = "Tuple"
+            _describe(info.attr_info, out, "the output")
         return m
 
     def constant(self, v: Any) -> str:
@@ -387,6 +405,8 @@ class _Writer:
         if isinstance(v, Value):
             key: tuple = ("tensor", id(v))
             value: Any = np.asarray(v.array)
+        elif isinstance(v, np.ndarray):
+            key, value = ("array", v.dtype.str, v.shape, v.tobytes()), v
         else:
             key, value = (type(v).__name__, repr(v)), v
         name = self.constants.get(key)
@@ -403,6 +423,9 @@ class _Writer:
     def arg(self, v: Any) -> str:
         if isinstance(v, _Named):
             return v.name
+        if isinstance(v, _Tuple):  # a MakeTuple node of its items
+            make = self.entry("MakeTuple", "", {}, False)
+            return self.apply("MakeTuple", make, [self.arg(i) for i in v.items], v, "")
         if isinstance(v, Value):
             return self.constant(v) if v.kind == ValueKind.CONST else self.names[id(v)]
         return self.constant(tuple(v) if isinstance(v, list) else v)
@@ -422,7 +445,7 @@ class _Writer:
                 _fill(a, v)
         return name
 
-    def apply(self, op: str, entry: str, args: list[str], out: Value, scope: str) -> str:
+    def apply(self, op: str, entry: str, args: list[str], out: Value | _Tuple, scope: str) -> str:
         node = self.model.graph.node.add()
         node.input.extend(args)
         k = self.next()
@@ -445,6 +468,10 @@ class _Writer:
 
     def node(self, node: Node) -> None:
         op, inputs = node.op, list(node.inputs)
+        if _foldable(node):  # run it now: its tensor becomes a Constant node
+            made = node.prim(*[Tensor(v.array) if isinstance(v, Value) else v for v in inputs])
+            self.names[id(node.out)] = self.constant(made.asnumpy())
+            return
         masks: dict[str, int] = {}
         if op == "GetItem":
             begin, end, strides, shrink = _strided_slice(node)  # type: ignore[misc]  # _check made sure
@@ -453,10 +480,9 @@ class _Writer:
         if op == "Reshape" and _is_flatten(_cell_at(self.net, node.scope), node):
             op, inputs = "Flatten", inputs[:1]  # MindSpore writes nn.Flatten as its Flatten op: any batch size runs
         if op in _TUPLE_INPUT:  # MindSpore's Concat takes one tuple of tensors: a MakeTuple node makes it
-            items = [v for v in inputs if isinstance(v, Value)]
-            joined = _tuple_value([(v.shape, v.dtype) for v in items])
+            items = _Tuple([v for v in inputs if isinstance(v, Value)])
             make = self.entry("MakeTuple", "", {}, False)
-            inputs = [_Named(self.apply("MakeTuple", make, [self.arg(v) for v in items], joined, node.scope))]
+            inputs = [_Named(self.apply("MakeTuple", make, [self.arg(v) for v in items.items], items, node.scope))]
         if op in _PRIMITIVES:
             instance, attrs_of = _PRIMITIVES[op]
             entry = self.entry(op, instance, attrs_of(node), False)
@@ -472,13 +498,6 @@ class _Writer:
             given = {**_DEFAULTS, **node.prim.attrs, **masks}
             args += [self.constant(encode(given[name])) for name, encode in settings]
         self.names[id(node.out)] = self.apply(op, entry, args, node.out, node.scope)
-
-
-def _tuple_value(parts: list[tuple[tuple, np.dtype]]) -> Value:
-    """A tuple value (a MakeTuple's output) with these elements' shapes and dtypes."""
-    joined = Value(ValueKind.NODE, "tuple", (), np.dtype(object))
-    joined.parts = parts
-    return joined
 
 
 class _Named:

@@ -20,6 +20,14 @@ def write(directory):
         print(name, [o.tolist() for o in t.outputs(net(*xs))])
 
 
+def flat(y):
+    return [t for item in y for t in flat(item)] if isinstance(y, tuple) else [y]
+
+
+def structure(y):
+    return tuple(structure(t) for t in y) if isinstance(y, tuple) else type(y).__name__
+
+
 def run(directory):
     import mindspore as ms
     from mindspore import nn
@@ -28,9 +36,10 @@ def run(directory):
     for path in sorted(directory.glob("*.mindir")):
         saved = np.load(directory / f"{path.stem}_inputs.npz")
         y = nn.GraphCell(ms.load(str(path)))(*[ms.Tensor(saved[k]) for k in saved.files])
-        for i, o in enumerate(y if isinstance(y, tuple) else (y,)):
+        for i, o in enumerate(flat(y)):
             kept[f"{path.stem}_{i}"] = o.asnumpy()
             print(path.stem, i, o)
+        print(path.stem, "returns", structure(y))
     np.savez(directory / "mslab_exports_in_mindspore.npz", **kept)
     lenet = nn.GraphCell(ms.load(str(directory / "lenet.mindir")))
     print("lenet batch 3:", lenet(ms.Tensor(np.ones((3, 1, 32, 32), np.float32))).shape)
