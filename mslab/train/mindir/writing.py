@@ -5,8 +5,9 @@ The file mirrors what MindSpore 2.10 writes for the same network (compared field
 
 * the main ``graph``: ``input`` (``<graph>:x`` with shape and dtype), ``parameter`` (``<graph>:fc1.weight``, the
   weights' bytes, ``ref_key`` the Parameter's name), ``node`` in run order, ``output``;
-* a ``Constant`` node for every value a node needs that is not a tensor flowing in: a constant tensor, or a
-  setting such as MatMul's ``transpose_b`` (shared by value, as MindSpore's ``ValueNode_*``);
+* a ``Constant`` node for every value a node needs that is not a tensor flowing in: a constant tensor (also one an
+  op makes from constants only, such as ``ops.zeros((2, 3))``: made now, as MindSpore folds it), or a setting such
+  as MatMul's ``transpose_b`` (shared by value, as MindSpore's ``ValueNode_*``);
 * every other node applies ``REF::<op>:<k>``, an entry of the model's ``primitives`` table. MindSpore 2.10 writes
   most ops as ``PRIMITIVE_FUNCTION`` (settings are the last inputs of the node, in the order of its functional
   signature: ``MatMul(x, w, transpose_a, transpose_b)``) and a few as ``PRIMITIVE`` (settings are attributes of
@@ -15,6 +16,7 @@ The file mirrors what MindSpore 2.10 writes for the same network (compared field
   ``mind_ir_version`` (3), without which MindSpore 2.10 refuses the file or misreads its PRIMITIVE_FUNCTION nodes
   (observed); ``producer_name`` says who wrote it: mslab;
 * each node's ``shape`` attribute (its output's dims and dtype), which MindSpore's loader reads;
+* a tuple (Concat's inputs, a network's tuple result, tuples nested) made by ``MakeTuple`` nodes;
 * ``domain``, MindSpore's scope text (``Default/fc1-Dense/MatMul-op0``): where in the network the node came from.
 
 MindSpore also writes side-effect bookkeeping (a ``Load`` per weight read, ``UpdateState``, ``Depend``); its
