@@ -25,11 +25,13 @@ from typing import Any, Callable
 
 import numpy as np
 
+from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.graph_cell import GraphCell
 from mslab.ops import operations as P
 from mslab.runtime.compiled import trace
 from mslab.train.mindir import schema
+from mslab.train.mindir.writing import function_settings, type_ids
 
 __all__ = ["FuncGraph", "MindIRError", "load", "read_mindir"]
 
@@ -37,6 +39,8 @@ _NP_OF_TYPE = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16
                9: np.bool_, 10: np.float16, 11: np.float64, 12: np.uint32, 13: np.uint64, 17: np.float64}
 _T = schema.AttributeType
 _FORMATS = {0: "NCHW", 1: "NHWC"}  # MindSpore's Format enum, as a PRIMITIVE_FUNCTION's data_format input
+# MindSpore's enums, as a PRIMITIVE_FUNCTION's inputs: Format, PadMode (AvgPool's pad_mode: SAME 1, VALID 2)
+_ENUMS = {"data_format": _FORMATS, "format": _FORMATS, "pad_mode": {0: "pad", 1: "same", 2: "valid"}}
 _ALIASES = {"data_format": ("format", "data_format")}  # mslab's argument name -> MindIR attribute names
 MONAD = object()  # a UMonad/IOMonad: side-effect order, no value
 
@@ -192,6 +196,8 @@ class _Builder:
             return tuple(items) if kind == _T["TUPLE"] else items
         if kind == _T["TENSOR"]:
             return Tensor(self.array(a.t))
+        if kind == _T["TENSORS"] and len(a.tensors) == 1:  # MindSpore 2.10's constant tensor (the 2.0 of y + 2.0)
+            return Tensor(self.array(a.tensors[0]))
         names = {v: k for k, v in _T.items()}
         raise self.fail(f"{where} holds a value of kind {names.get(kind, kind)}, which mslab cannot read")
 
@@ -209,16 +215,23 @@ class _Builder:
         bookkeeping = _BOOKKEEPING.get(op)
         if bookkeeping is not None:
             return op, args, bookkeeping
+        if op == "Cast":  # its dtype input is MindSpore's TypeId number
+            cast = P.Cast()
+            return op, args, lambda x, type_id: cast(x, _dtype_of_type_id(type_id, self))
         cls = getattr(P, op, None)
         if cls is None or not isinstance(cls, type):
             raise self.fail(f"node {node.output[0]} applies the operator {op}, which mslab does not have")
         params = [p for p in inspect.signature(cls.__init__).parameters.values()
                   if p.name != "self" and p.kind is p.POSITIONAL_OR_KEYWORD]
         if prim.prim_type == 2:  # PRIMITIVE_FUNCTION: the op's settings are its last inputs, in order
+            known = function_settings(op)  # MindSpore's own list where the writer knows it (ReduceSum's skip_mode)
+            if known is not None and len(args) > len(known):
+                n_call = len(args) - len(known)
+                return op, args, _function_call(cls, known, n_call, {p.name for p in params})
             n_settings = min(len(params), len(args) - 1)
             n_call = len(args) - n_settings
-            settings = {p.name: p for p in params[:n_settings]}
-            return op, args, _function_call(cls, list(settings), n_call)
+            settings = [p.name for p in params[:n_settings]]
+            return op, args, _function_call(cls, settings, n_call, set(settings))
         attrs = {a.name: self.value(a, f"{op}'s attribute {a.name}") for a in prim.attribute}
         kwargs = {}
         for p in params:
@@ -234,17 +247,27 @@ class _Builder:
         return op, args, lambda *xs: primitive(*xs[:n_args])
 
 
-def _function_call(cls: type, settings: list[str], n_call: int) -> Callable:
-    """A PRIMITIVE_FUNCTION node's function: the last inputs make the primitive (cached per distinct settings),
-    the first ``n_call`` are its arguments."""
+def _dtype_of_type_id(type_id: Any, builder: _Builder) -> Any:
+    """mslab's dtype for MindSpore's TypeId number (Cast's ``dst_type`` input: 43 is float32)."""
+    name = type_ids().get(type_id) if isinstance(type_id, int) else None
+    dtype = getattr(mstype, "bool_" if name == "Bool" else str(name).lower(), None)
+    if name is None or dtype is None:
+        raise builder.fail(f"Cast to MindSpore's TypeId {type_id!r}, which mslab does not map to a dtype")
+    return dtype
+
+
+def _function_call(cls: type, settings: list[str], n_call: int, accepted: set[str]) -> Callable:
+    """A PRIMITIVE_FUNCTION node's function: the last inputs (named ``settings``) make the primitive (cached per
+    distinct settings; those mslab's primitive does not take, ``accepted`` lacks, are left out), the first ``n_call``
+    are its arguments."""
     made: dict[tuple, Any] = {}
 
     def call(*xs: Any) -> Any:
-        values = tuple(_FORMATS.get(v, v) if name in ("data_format", "format") and isinstance(v, int) else v
+        values = tuple(_ENUMS[name].get(v, v) if name in _ENUMS and isinstance(v, int) else v
                        for name, v in zip(settings, xs[n_call:]))
         primitive = made.get(values)
         if primitive is None:
-            primitive = made[values] = cls(**dict(zip(settings, values)))
+            primitive = made[values] = cls(**{k: v for k, v in zip(settings, values) if k in accepted})
         return primitive(*xs[:n_call])
     return call
 

@@ -25,7 +25,7 @@ from mslab.runtime.cell_call import compiled_graphs
 from mslab.train.serialization._ckpt_format import check_name, read_ckpt, write_ckpt
 from mslab.train.serialization._distributed import load_distributed_checkpoint
 from mslab.train.serialization._entries import entries_of
-from mslab.train.serialization._export import export_path, export_text
+from mslab.train.serialization._export import export_bytes, export_path
 from mslab.train.serialization._into_net import load_param_into_net
 from mslab.train.serialization._load_mindir import load
 from mslab.train.serialization._safetensors_format import read_safetensors, write_safetensors
@@ -244,14 +244,14 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
 
 
 def export(net, *inputs, file_name, file_format, **kwargs):
-    """Write ``net``'s graph for ``inputs`` to ``file_name`` + ".mindir"/".onnx": mslab's IR as text
-    (mslab has no MindIR or ONNX writer; see ``_export``), atomically and read-only, as MindSpore's file."""
+    """Write ``net``'s graph for ``inputs`` to ``file_name`` + ".mindir"/".onnx": a MindIR file (ONNX: mslab's IR
+    as text; see ``_export``), atomically and read-only, as MindSpore's file."""
     path = export_path(file_name, file_format)
-    text = export_text(net, inputs, file_format, path)
+    data = export_bytes(net, inputs, file_format, path)
 
     def write(tmp):
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
+        with open(tmp, "wb") as f:
+            f.write(data)
         os.chmod(tmp, 0o400)  # MindSpore 2.10 makes its export read-only (observed)
 
     _write_atomically(path, write)

@@ -2,8 +2,8 @@
 
 MindSpore 2.10's argument errors are kept (observed on CPU): a non-string ``file_name`` and a name not ending in
 ``.mindir`` are ValueErrors, a missing file is a ValueError; a file its reader cannot parse is a RuntimeError
-"Load MindIR failed.". The ``.mindir`` files mslab's own ``export`` writes are a text print of the graph, for
-reading: loading one is that RuntimeError too, saying so.
+"Load MindIR failed.". The ``.mindir`` file mslab's own ``export`` writes for a training network is a text print
+of the graph, for reading: loading one is that RuntimeError too, saying so.
 """
 from mslab.train.mindir import load as _load_graph
 
