@@ -138,6 +138,8 @@ class _Converter:
         self.locals = set(local_names)
         self.params = {x.arg for x in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
         self.count = 0
+        self.escaping = facts.escaping(func.body)  # read by nested functions: live wherever they may run
+        self.jump_live = frozenset()  # names live at a break/continue of the loop being converted
 
     def fresh(self, stem):
         self.count += 1
@@ -148,35 +150,46 @@ class _Converter:
         stmts = facts.push_continuations(stmts, ast.Return)
         if facts.contains(stmts, ast.Return, into_loops=False) and not facts.always_exits(stmts, ast.Return):
             stmts = facts.end_with(stmts, lambda: ast.Return(ast.Constant(None)))
-        return self.block(stmts)
+        return self.block(stmts, set())
 
-    def block(self, stmts):
+    def block(self, stmts, live_out):
+        """Convert a block; ``live_out``: the names whose values may be read after it."""
         out = []
-        for s in stmts:
-            out.extend(self.statement(s))
+        for s, live in zip(stmts, facts.live_after_each(stmts, live_out, self.jump_live)):
+            out.extend(self.statement(s, live | self.escaping))
         return out or [ast.Pass()]
 
-    def statement(self, s):
+    def statement(self, s, live):
         if isinstance(s, ast.If):
-            return self.if_statement(s)
+            return self.if_statement(s, live)
         if isinstance(s, ast.While):
-            return self.while_statement(s)
+            return self.while_statement(s, live)
         if isinstance(s, ast.For):
-            return self.for_statement(s)
+            return self.for_statement(s, live)
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, (ast.With, ast.AsyncWith)):
             s.items = [self.expr_node(i) for i in s.items]
-            s.body = self.block(s.body)
+            s.body = self.block(s.body, live)
             return [s]
         if isinstance(s, ast.Try):
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
-            s.finalbody = self.block(s.finalbody) if s.finalbody else []
+            # Any statement of the try may jump to a handler or to the finally: everything counts as live.
+            everything = live | facts.reads(s) | self.jump_live
+            s.body = self.block(s.body, everything)
+            s.orelse = self.block(s.orelse, everything) if s.orelse else []
+            s.finalbody = self.block(s.finalbody, everything) if s.finalbody else []
             for handler in s.handlers:
-                handler.body = self.block(handler.body)
+                handler.body = self.block(handler.body, everything)
             return [s]
         return [self.expr_node(s)]
+
+    def loop_block(self, body, head_live):
+        """Convert a loop's body: live after it (and at its break/continue) is what is live at the loop's head."""
+        saved, self.jump_live = self.jump_live, frozenset(head_live)
+        try:
+            return self.block(body, head_live)
+        finally:
+            self.jump_live = saved
 
     def _carried_loads(self, names):
         """The current value of each name, or ``__ms__.UNDEFINED`` for one not assigned yet."""
@@ -192,30 +205,36 @@ class _Converter:
         return _funcdef(name, params, body)
 
     # -- if
-    def if_statement(self, s):
+    def if_statement(self, s, live):
         jumps = (ast.Return, ast.Break, ast.Continue)
         returns = facts.always_exits(s.body, ast.Return) and facts.always_exits(s.orelse, ast.Return)
         if not returns and facts.contains([s], jumps, into_loops=False):
             # An exit the rewrite could not move to the end of its path (inside a loop that returns):
             # keep the Python `if`; its condition must then be a Python value.
             s.test = self.expr(s.test)
-            s.body, s.orelse = self.block(s.body), self.block(s.orelse) if s.orelse else []
+            s.body, s.orelse = self.block(s.body, live), self.block(s.orelse, live) if s.orelse else []
             return [s]
-        carried = sorted(facts.assigned(s.body) | facts.assigned(s.orelse))
+        assigned = facts.assigned(s.body) | facts.assigned(s.orelse)
+        # The branches give back what they assign that is read later (``results``); they receive those and
+        # what they assign after reading it (``x += 1``). A name used only inside a branch stays inside.
+        results = [] if returns else sorted(assigned & live)
+        branch_live = facts.live_before(s.body, live, self.jump_live) | facts.live_before(s.orelse, live,
+                                                                                           self.jump_live)
+        carried = sorted(assigned & (set(results) | branch_live | self.escaping))
         then_name, else_name = self.fresh("then"), self.fresh("else")
         if returns:
-            then_body, else_body = self.block(s.body), self.block(s.orelse)
+            then_body, else_body = self.block(s.body, live), self.block(s.orelse, live)
         else:
-            ret = ast.Return(_names_tuple(carried, ast.Load))
-            then_body = self.block(s.body) + [copy.deepcopy(ret)]
-            else_body = (self.block(s.orelse) if s.orelse else []) + [ret]
+            ret = ast.Return(_names_tuple(results, ast.Load))
+            then_body = self.block(s.body, live) + [copy.deepcopy(ret)]
+            else_body = (self.block(s.orelse, live) if s.orelse else []) + [ret]
         defs = [self._function(then_name, carried, then_body), self._function(else_name, carried, else_body)]
         call = _call("if_", self.expr(s.test), ast.Name(then_name, ast.Load()), ast.Name(else_name, ast.Load()),
-                     self._carried_loads(carried), _str_tuple(carried))
+                     self._carried_loads(carried), _str_tuple(results))
         if returns:
             tail = ast.Return(call)
-        elif carried:
-            tail = ast.Assign(targets=[_names_tuple(carried, ast.Store)], value=call)
+        elif results:
+            tail = ast.Assign(targets=[_names_tuple(results, ast.Store)], value=call)
         else:
             tail = ast.Expr(call)
         self.locals |= {then_name, else_name}
@@ -243,11 +262,12 @@ class _Converter:
 
         return [Jumps().visit(b) for b in body]
 
-    def while_statement(self, s):
+    def while_statement(self, s, live):
         if _stays_python(s):
+            head = facts.loop_head_live(s, live, self.jump_live)
             s.test = self.expr(s.test)
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
+            s.body = self.loop_block(s.body, head)
+            s.orelse = self.block(s.orelse, live) if s.orelse else []
             return [s]
         pre = []
         test = s.test
@@ -258,31 +278,33 @@ class _Converter:
             body = self._flag_jumps(body, flag)
             pre.append(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)))
             test = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())), test])
-        carried = sorted(facts.assigned(body))
+        # Carried around the loop: what the body assigns that is live at the loop's head (read by the
+        # condition, by the next iteration before it assigns it, or after the loop).
+        s.body, s.test = body, test
+        head = facts.loop_head_live(s, live, self.jump_live) | self.escaping
+        carried = sorted(facts.assigned(body) & head)
         cond_name, body_name = self.fresh("cond"), self.fresh("body")
         cond_def = self._function(cond_name, carried, [ast.Return(self.expr(test))])
-        body_def = self._function(body_name, carried, self.block(body) + [ast.Return(_names_tuple(carried, ast.Load))])
+        body_def = self._function(body_name, carried,
+                                  self.loop_block(body, head) + [ast.Return(_names_tuple(carried, ast.Load))])
         call = _call("while_", ast.Name(cond_name, ast.Load()), ast.Name(body_name, ast.Load()),
                      self._carried_loads(carried), _str_tuple(carried))
         tail = ast.Assign(targets=[_names_tuple(carried, ast.Store)], value=call) if carried else ast.Expr(call)
         self.locals |= {cond_name, body_name}
         out = [ast.copy_location(x, s) for x in pre + [cond_def, body_def]] + [_at(tail, s.test)]
         if s.orelse:
-            out += self.block(s.orelse)
+            out += self.block(s.orelse, live)
         return out
 
-    def for_statement(self, s):
+    def for_statement(self, s, live):
         """A ``for`` loop stays a Python loop (a tensor's first axis or a range have a known length), so it
         unrolls while recording; its body is converted. A ``break`` under a tensor condition becomes a flag
         that guards the iterations after it."""
         s.iter = self.expr(s.iter)
-        if _stays_python(s):
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
-            return [s]
-        if not facts.contains(s.body, (ast.Break, ast.Continue), into_loops=False):
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
+        if _stays_python(s) or not facts.contains(s.body, (ast.Break, ast.Continue), into_loops=False):
+            head = facts.loop_head_live(s, live, self.jump_live)
+            s.body = self.loop_block(s.body, head)
+            s.orelse = self.block(s.orelse, live) if s.orelse else []
             return [s]
         flag = self.fresh("break")
         self.locals.add(flag)
@@ -291,8 +313,10 @@ class _Converter:
                       body=[ast.Break()], orelse=[])
         guarded = ast.If(test=ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())), body=body, orelse=[])
         ast.copy_location(guarded, s)
-        s.body = [ast.copy_location(stop, s)] + self.block([guarded])
-        s.orelse = self.block(s.orelse) if s.orelse else []
+        s.body = [ast.copy_location(stop, s), guarded]
+        head = facts.loop_head_live(s, live, self.jump_live)
+        s.body = [s.body[0]] + self.loop_block([guarded], head)
+        s.orelse = self.block(s.orelse, live) if s.orelse else []
         init = ast.copy_location(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)), s)
         return [init, s]
 
