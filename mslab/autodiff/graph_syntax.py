@@ -8,9 +8,13 @@ import sys
 
 from mslab.autodiff.control_flow import UNDEFINED, and_, if_, ifexp, load, not_, or_, while_
 from mslab.autodiff.fallback import host, print_, scalar
+from mslab.core import state
+from mslab.core.tensor import Parameter, Tensor
 from mslab.ir import frontend
+from mslab.ops import array_ops
 
-__all__ = ["UNDEFINED", "and_", "call", "host", "if_", "ifexp", "load", "not_", "or_", "print_", "scalar", "while_"]
+__all__ = ["UNDEFINED", "and_", "call", "host", "if_", "ifexp", "load", "not_", "or_", "print_", "scalar",
+           "setattr_", "while_"]
 
 
 def call(f, *args, **kwargs):
@@ -23,3 +27,14 @@ def call(f, *args, **kwargs):
 def converted(fn):
     """``fn`` with its source converted for GRAPH mode (itself when it has nothing to convert)."""
     return frontend.convert(fn, sys.modules[__name__])
+
+
+def setattr_(obj, name, value):
+    """``obj.name = value``. While a graph is recorded, a Parameter held there is written in place (an Assign
+    node, as MindSpore compiles ``self.w = v`` and ``self.w += v``): later reads of ``self.w``, in this graph
+    and after it, see the new value, and the Cell keeps its Parameter."""
+    current = getattr(obj, name, None)
+    if state.tracer is not None and isinstance(current, Parameter) and not isinstance(value, Parameter):
+        array_ops.assign(current, value if isinstance(value, Tensor) else Tensor(value, current.dtype))
+        return
+    setattr(obj, name, value)

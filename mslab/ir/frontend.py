@@ -130,6 +130,13 @@ def _stays_python(loop):
         loop.orelse and facts.contains(loop.body, ast.Break, into_loops=False))
 
 
+def _is_attribute_store(s):
+    """``name.attr = value`` or ``name.attr += value`` (one target, on a plain name such as ``self``)."""
+    target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else getattr(s, "target", None)
+    return isinstance(s, (ast.Assign, ast.AugAssign)) and isinstance(target, ast.Attribute) and \
+        isinstance(target.value, ast.Name)
+
+
 class _Converter:
     """Rewrites one function's statements (see the module docstring)."""
 
@@ -181,7 +188,19 @@ class _Converter:
             for handler in s.handlers:
                 handler.body = self.block(handler.body, everything)
             return [s]
+        if _is_attribute_store(s):
+            return [self.attribute_store(s)]
         return [self.expr_node(s)]
+
+    def attribute_store(self, s):
+        """``self.w = v`` / ``self.w += v`` -> ``__ms__.setattr_(self, 'w', v)``: writes into a Parameter held
+        there (MindSpore's Assign) instead of replacing it by a graph value."""
+        target = s.targets[0] if isinstance(s, ast.Assign) else s.target
+        value = s.value
+        if isinstance(s, ast.AugAssign):
+            value = ast.BinOp(ast.Attribute(copy.deepcopy(target.value), target.attr, ast.Load()), s.op, value)
+        call = _call("setattr_", target.value, ast.Constant(target.attr), self.expr(value))
+        return _at(ast.Expr(call), s)
 
     def loop_block(self, body, head_live):
         """Convert a loop's body: live after it (and at its break/continue) is what is live at the loop's head."""
