@@ -13,8 +13,8 @@ from mslab.core.tensor import Parameter, Tensor
 from mslab.ir import frontend
 from mslab.ops import array_ops
 
-__all__ = ["UNDEFINED", "and_", "call", "host", "if_", "ifexp", "load", "not_", "or_", "print_", "scalar",
-           "setattr_", "while_"]
+__all__ = ["UNDEFINED", "and_", "augmented", "call", "host", "if_", "ifexp", "load", "not_", "or_", "print_",
+           "scalar", "setattr_", "while_"]
 
 
 def call(f, *args, **kwargs):
@@ -38,3 +38,15 @@ def setattr_(obj, name, value):
         array_ops.assign(current, value if isinstance(value, Tensor) else Tensor(value, current.dtype))
         return
     setattr(obj, name, value)
+
+
+def augmented(target, op):
+    """What ``x op= v`` leaves in ``x``: ``op(x)``. When ``x`` holds a Parameter, MindSpore's graph also writes
+    the result into it (after ``a = self.w; a += 1``, ``self.w`` has grown by 1: an Assign node). The result
+    is computed on a copy of the Parameter's value, so its gradient sees the value from before the write."""
+    if state.tracer is not None and isinstance(target, Parameter):
+        result = op(array_ops.Identity()(target))
+        if isinstance(result, Tensor):
+            array_ops.assign(target, result)
+        return result
+    return op(target)

@@ -37,7 +37,7 @@ import types
 
 from mslab.ir import source_facts as facts
 from mslab.ir.frontend_expressions import Expressions
-from mslab.ir.syntax_builders import HELPERS, _at, _call, _funcdef, _names_tuple, _str_tuple, _thunk
+from mslab.ir.syntax_builders import HELPERS, _at, _call, _funcdef, _names_tuple, _params, _str_tuple, _thunk
 
 _MSLAB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] + os.sep for k in ("stdlib", "purelib", "platlib")})
@@ -190,7 +190,17 @@ class _Converter:
             return [s]
         if _is_attribute_store(s):
             return [self.attribute_store(s)]
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+            return [self.augmented_name(s)]
         return [self.expr_node(s)]
+
+    def augmented_name(self, s):
+        """``x += v`` -> ``x = __ms__.augmented(x, lambda x_: x_ + v)``: when ``x`` holds a Parameter,
+        MindSpore's graph also writes the result into it (an Assign)."""
+        name, operand = s.target.id, "__ms_operand"
+        op = ast.Lambda(_params([operand]), ast.BinOp(ast.Name(operand, ast.Load()), s.op, self.expr(s.value)))
+        call = _call("augmented", ast.Name(name, ast.Load()), op)
+        return _at(ast.Assign(targets=[ast.Name(name, ast.Store())], value=call), s)
 
     def attribute_store(self, s):
         """``self.w = v`` / ``self.w += v`` -> ``__ms__.setattr_(self, 'w', v)``: writes into a Parameter held

@@ -25,7 +25,7 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
-from mslab.core.tensor import Parameter, ParameterTuple, has_pending
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor, has_pending
 from mslab.ir.node import Phase
 from mslab.runtime import cell_call, compiled
 
@@ -149,6 +149,10 @@ class Cell:
             self._forget(name)
             d["_param_tuples"][name] = value
             d["_own"][name] = value
+        elif isinstance(value, Tensor) and name in d.get("_params", ()) and value._data is not None:
+            # As MindSpore: a Tensor assigned to a Parameter's name fills that Parameter (set_data)
+            d["_params"][name].set_data(value)
+            return
         else:
             if "_params" in d:
                 self._forget(name)
