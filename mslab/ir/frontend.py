@@ -24,19 +24,24 @@ Python on the host (numpy on tensors, ``asnumpy()``) into JIT Fallback calls (``
 calls go through ``__ms__.call``, which converts the user's own functions the same way.
 
 A ``return`` inside ``if`` is handled by moving the code after the ``if`` into the branch that does
-not return; ``break``/``continue`` become a flag carried by the loop. A loop that contains ``return``
-is left as Python (its conditions must then be Python values).
+not return; ``break``/``continue`` become a flag carried by the loop, and a ``return`` inside a loop
+becomes a flag, the value and a ``break`` (``if returned: return value`` follows the loop). A branch or
+loop carries only the variables it assigns that are still read after it (a liveness analysis,
+``source_facts.live_before``).
 """
 import ast
 import copy
 import inspect
+import linecache
 import os
 import sysconfig
 import textwrap
 import types
 
+from mslab.core.errors import GraphModeError
 from mslab.ir import source_facts as facts
 from mslab.ir.frontend_expressions import Expressions
+from mslab.ir.provenance import short_file
 from mslab.ir.syntax_builders import HELPERS, _at, _call, _funcdef, _names_tuple, _params, _str_tuple, _thunk
 
 _MSLAB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -107,7 +112,7 @@ def _convert_code(fn):
     # the global function, as in the original.
     own_name, func.name = func.name, "__ms_converted__"
     local_names = facts.function_locals(func)
-    func.body = _Converter(fn.__globals__, local_names, func).function_body(func.body)
+    func.body = _Converter(fn.__globals__, local_names, func, fn.__code__.co_filename).function_body(func.body)
     # A maker function whose locals are fn's free variables and the helpers: compiled inside it, the
     # converted function gets them as free variables, so fn's own closure cells can be handed over.
     free = list(fn.__code__.co_freevars)
@@ -124,12 +129,6 @@ def _convert_code(fn):
     return code.replace(co_name=own_name, **names)
 
 
-def _stays_python(loop):
-    """A loop the rewrite leaves as Python: it returns from inside, or breaks out of a loop with an ``else``."""
-    return facts.contains(loop.body, ast.Return, into_loops=True) or bool(
-        loop.orelse and facts.contains(loop.body, ast.Break, into_loops=False))
-
-
 def _is_attribute_store(s):
     """``name.attr = value`` or ``name.attr += value`` (one target, on a plain name such as ``self``)."""
     target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else getattr(s, "target", None)
@@ -140,13 +139,22 @@ def _is_attribute_store(s):
 class _Converter:
     """Rewrites one function's statements (see the module docstring)."""
 
-    def __init__(self, globals_, local_names, func):
+    def __init__(self, globals_, local_names, func, filename):
         self.globals = globals_
+        self.filename = filename
         self.locals = set(local_names)
         self.params = {x.arg for x in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
         self.count = 0
         self.escaping = facts.escaping(func.body)  # read by nested functions: live wherever they may run
         self.jump_live = frozenset()  # names live at a break/continue of the loop being converted
+
+    def refuse_loop_else(self, loop):
+        """MindSpore 2.10 compiles no ``for ... else`` or ``while ... else`` (RuntimeError, the same words)."""
+        if loop.orelse:
+            kind = "while" if isinstance(loop, ast.While) else "for"
+            line = linecache.getline(self.filename, loop.lineno).strip()
+            where = f"{short_file(self.filename)}:{loop.lineno}  {line}"
+            raise GraphModeError(f"The '{kind}...else...' statement is not supported now.\n  at {where}")
 
     def fresh(self, stem):
         self.count += 1
@@ -154,6 +162,8 @@ class _Converter:
 
     # -- blocks
     def function_body(self, stmts):
+        stmts = facts.returns_to_breaks(stmts, self.fresh)
+        self.locals |= facts.assigned(stmts)
         stmts = facts.push_continuations(stmts, ast.Return)
         if facts.contains(stmts, ast.Return, into_loops=False) and not facts.always_exits(stmts, ast.Return):
             stmts = facts.end_with(stmts, lambda: ast.Return(ast.Constant(None)))
@@ -292,12 +302,7 @@ class _Converter:
         return [Jumps().visit(b) for b in body]
 
     def while_statement(self, s, live):
-        if _stays_python(s):
-            head = facts.loop_head_live(s, live, self.jump_live)
-            s.test = self.expr(s.test)
-            s.body = self.loop_block(s.body, head)
-            s.orelse = self.block(s.orelse, live) if s.orelse else []
-            return [s]
+        self.refuse_loop_else(s)
         pre = []
         test = s.test
         body = s.body
@@ -309,8 +314,7 @@ class _Converter:
             test = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())), test])
         # Carried around the loop: what the body assigns that is live at the loop's head (read by the
         # condition, by the next iteration before it assigns it, or after the loop).
-        s.body, s.test = body, test
-        head = facts.loop_head_live(s, live, self.jump_live) | self.escaping
+        head = facts.loop_head_live(ast.While(test, body, []), live, self.jump_live) | self.escaping
         carried = sorted(facts.assigned(body) & head)
         cond_name, body_name = self.fresh("cond"), self.fresh("body")
         cond_def = self._function(cond_name, carried, [ast.Return(self.expr(test))])
@@ -320,20 +324,16 @@ class _Converter:
                      self._carried_loads(carried), _str_tuple(carried))
         tail = ast.Assign(targets=[_names_tuple(carried, ast.Store)], value=call) if carried else ast.Expr(call)
         self.locals |= {cond_name, body_name}
-        out = [ast.copy_location(x, s) for x in pre + [cond_def, body_def]] + [_at(tail, s.test)]
-        if s.orelse:
-            out += self.block(s.orelse, live)
-        return out
+        return [ast.copy_location(x, s) for x in pre + [cond_def, body_def]] + [_at(tail, s.test)]
 
     def for_statement(self, s, live):
         """A ``for`` loop stays a Python loop (a tensor's first axis or a range have a known length), so it
         unrolls while recording; its body is converted. A ``break`` under a tensor condition becomes a flag
         that guards the iterations after it."""
+        self.refuse_loop_else(s)
         s.iter = self.expr(s.iter)
-        if _stays_python(s) or not facts.contains(s.body, (ast.Break, ast.Continue), into_loops=False):
-            head = facts.loop_head_live(s, live, self.jump_live)
-            s.body = self.loop_block(s.body, head)
-            s.orelse = self.block(s.orelse, live) if s.orelse else []
+        if not facts.contains(s.body, (ast.Break, ast.Continue), into_loops=False):
+            s.body = self.loop_block(s.body, facts.loop_head_live(s, live, self.jump_live))
             return [s]
         flag = self.fresh("break")
         self.locals.add(flag)
@@ -345,7 +345,6 @@ class _Converter:
         s.body = [ast.copy_location(stop, s), guarded]
         head = facts.loop_head_live(s, live, self.jump_live)
         s.body = [s.body[0]] + self.loop_block([guarded], head)
-        s.orelse = self.block(s.orelse, live) if s.orelse else []
         init = ast.copy_location(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)), s)
         return [init, s]
 

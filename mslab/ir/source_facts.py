@@ -92,6 +92,74 @@ def push_continuations(stmts, kinds):
     return out
 
 
+def returns_to_breaks(stmts, fresh):
+    """Rewrite each ``return`` inside a loop as "set a flag, keep the value, ``break``", and put
+    ``if flag: return value`` after the loop; inner loops first, so a return leaves loop after loop.
+
+    A loop then exits only through its condition or a ``break``, which the front end knows how to turn into
+    graph control flow. ``fresh(stem)`` makes a new variable name.
+    """
+    out = []
+    for s in stmts:
+        for attr in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(s, attr, None), list) and not isinstance(s, _NESTED_SCOPES):
+                setattr(s, attr, returns_to_breaks(getattr(s, attr), fresh))
+        for handler in getattr(s, "handlers", []):
+            handler.body = returns_to_breaks(handler.body, fresh)
+        if not isinstance(s, (ast.For, ast.While)) or not contains(s.body, ast.Return, into_loops=False):
+            out.append(s)
+            continue
+        returns = [n for n in _walk_outside_loops(s.body) if isinstance(n, ast.Return)]
+        flag = fresh("returned")
+        names = {n.value.id for n in returns if isinstance(n.value, ast.Name)}
+        if len(names) == 1 and len(returns) == len([n for n in returns if isinstance(n.value, ast.Name)]):
+            value, init = names.pop(), []  # every return gives the same variable: after the loop it still holds it
+        else:
+            value = fresh("return_value")
+            init = [ast.Assign(targets=[ast.Name(value, ast.Store())], value=ast.Constant(None))]
+        s.body = _ReturnsToBreaks(flag, value).visit_block(s.body)
+        init.append(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)))
+        after = ast.If(test=ast.Name(flag, ast.Load()), body=[ast.Return(ast.Name(value, ast.Load()))], orelse=[])
+        out += [ast.copy_location(x, s) for x in init] + [s, ast.copy_location(after, s)]
+    return out
+
+
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _walk_outside_loops(stmts):
+    """Every node of the block, not entering nested loops or nested functions."""
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (ast.For, ast.While, *_NESTED_SCOPES)):
+            todo.extend(ast.iter_child_nodes(n))
+
+
+class _ReturnsToBreaks(ast.NodeTransformer):
+    """``return v`` -> ``value = v; flag = True; break`` (not inside nested loops or functions)."""
+
+    def __init__(self, flag, value):
+        self.flag, self.value = flag, value
+
+    def visit_block(self, stmts):
+        return [x for s in stmts for x in (lambda r: r if isinstance(r, list) else [r])(self.visit(s))]
+
+    def visit_Return(self, node):
+        stmts = []
+        if not (isinstance(node.value, ast.Name) and node.value.id == self.value):
+            stmts.append(ast.Assign(targets=[ast.Name(self.value, ast.Store())],
+                                    value=node.value if node.value is not None else ast.Constant(None)))
+        stmts += [ast.Assign(targets=[ast.Name(self.flag, ast.Store())], value=ast.Constant(True)), ast.Break()]
+        return [ast.copy_location(x, node) for x in stmts]
+
+    def generic_visit(self, node):
+        if isinstance(node, (ast.For, ast.While, *_NESTED_SCOPES)):
+            return node
+        return super().generic_visit(node)
+
+
 def end_with(stmts, make_exit):
     """Add an exit to every path of the block that does not already end in one."""
     if not stmts:
