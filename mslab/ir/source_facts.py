@@ -93,11 +93,14 @@ def push_continuations(stmts, kinds):
 
 
 def returns_to_breaks(stmts, fresh):
-    """Rewrite each ``return`` inside a loop as "set a flag, keep the value, ``break``", and put
-    ``if flag: return value`` after the loop; inner loops first, so a return leaves loop after loop.
+    """Rewrite each ``return`` inside a loop as "note which return it was, ``break``", and put
+    ``if returned == k: return value_k`` after the loop; inner loops first, so a return leaves loop after loop.
 
     A loop then exits only through its condition or a ``break``, which the front end knows how to turn into
-    graph control flow. ``fresh(stem)`` makes a new variable name.
+    graph control flow. After the break nothing else in the loop runs, so the returned expression can be
+    computed after the loop, on the same variables; only a ``for`` loop's own variable moves on (the loop
+    keeps counting, its body skipped), so a value that reads it is kept in a variable at the return.
+    ``fresh(stem)`` makes a new variable name.
     """
     out = []
     for s in stmts:
@@ -109,49 +112,48 @@ def returns_to_breaks(stmts, fresh):
         if not isinstance(s, (ast.For, ast.While)) or not contains(s.body, ast.Return, into_loops=False):
             out.append(s)
             continue
-        returns = [n for n in _walk_outside_loops(s.body) if isinstance(n, ast.Return)]
         flag = fresh("returned")
-        names = {n.value.id for n in returns if isinstance(n.value, ast.Name)}
-        if len(names) == 1 and len(returns) == len([n for n in returns if isinstance(n.value, ast.Name)]):
-            value, init = names.pop(), []  # every return gives the same variable: after the loop it still holds it
-        else:
-            value = fresh("return_value")
-            init = [ast.Assign(targets=[ast.Name(value, ast.Store())], value=ast.Constant(None))]
-        s.body = _ReturnsToBreaks(flag, value).visit_block(s.body)
-        init.append(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)))
-        after = ast.If(test=ast.Name(flag, ast.Load()), body=[ast.Return(ast.Name(value, ast.Load()))], orelse=[])
-        out += [ast.copy_location(x, s) for x in init] + [s, ast.copy_location(after, s)]
+        moving = assigned(s.target) if isinstance(s, ast.For) else set()
+        rewrite = _ReturnsToBreaks(flag, moving, fresh)
+        s.body = rewrite.visit_block(s.body)
+        init = [ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(0))]
+        init += [ast.Assign(targets=[ast.Name(v, ast.Store())], value=ast.Constant(None)) for v in rewrite.kept]
+        after = [ast.If(test=ast.Compare(ast.Name(flag, ast.Load()), [ast.Eq()], [ast.Constant(k + 1)]),
+                        body=[ast.Return(value)], orelse=[]) for k, value in enumerate(rewrite.values)]
+        out += [ast.copy_location(x, s) for x in init] + [s] + [ast.copy_location(x, s) for x in after]
     return out
 
 
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def _walk_outside_loops(stmts):
-    """Every node of the block, not entering nested loops or nested functions."""
-    todo = list(stmts)
-    while todo:
-        n = todo.pop()
-        yield n
-        if not isinstance(n, (ast.For, ast.While, *_NESTED_SCOPES)):
-            todo.extend(ast.iter_child_nodes(n))
-
-
 class _ReturnsToBreaks(ast.NodeTransformer):
-    """``return v`` -> ``value = v; flag = True; break`` (not inside nested loops or functions)."""
+    """The k-th ``return v`` of a loop -> ``flag = k; break`` (not inside nested loops or functions); ``values``
+    collects what each returns, to return after the loop. A value reading ``moving`` names (a ``for``
+    loop's variable) is kept at the return in a new variable (listed in ``kept``)."""
 
-    def __init__(self, flag, value):
-        self.flag, self.value = flag, value
+    def __init__(self, flag, moving, fresh):
+        self.flag, self.moving, self.fresh = flag, moving, fresh
+        self.values, self.kept = [], []
 
     def visit_block(self, stmts):
-        return [x for s in stmts for x in (lambda r: r if isinstance(r, list) else [r])(self.visit(s))]
+        out = []
+        for s in stmts:
+            r = self.visit(s)
+            out += r if isinstance(r, list) else [r]
+        return out
 
     def visit_Return(self, node):
+        value = node.value if node.value is not None else ast.Constant(None)
         stmts = []
-        if not (isinstance(node.value, ast.Name) and node.value.id == self.value):
-            stmts.append(ast.Assign(targets=[ast.Name(self.value, ast.Store())],
-                                    value=node.value if node.value is not None else ast.Constant(None)))
-        stmts += [ast.Assign(targets=[ast.Name(self.flag, ast.Store())], value=ast.Constant(True)), ast.Break()]
+        if reads(value) & self.moving:
+            kept = self.fresh("return_value")
+            self.kept.append(kept)
+            stmts.append(ast.Assign(targets=[ast.Name(kept, ast.Store())], value=value))
+            value = ast.Name(kept, ast.Load())
+        self.values.append(value)
+        stmts += [ast.Assign(targets=[ast.Name(self.flag, ast.Store())], value=ast.Constant(len(self.values))),
+                  ast.Break()]
         return [ast.copy_location(x, node) for x in stmts]
 
     def generic_visit(self, node):
