@@ -147,7 +147,7 @@ class _ReturnsToBreaks(ast.NodeTransformer):
         value = node.value if node.value is not None else ast.Constant(None)
         stmts = []
         if reads(value) & self.moving:
-            kept = self.fresh("return_value")
+            kept = self.fresh(f"return_at_line_{node.lineno}")  # named so that an error about it points here
             self.kept.append(kept)
             stmts.append(ast.Assign(targets=[ast.Name(kept, ast.Store())], value=value))
             value = ast.Name(kept, ast.Load())
