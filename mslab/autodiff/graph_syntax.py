@@ -6,6 +6,7 @@ construct calls).
 """
 import sys
 
+from mslab.autodiff import recursion
 from mslab.autodiff.control_flow import UNDEFINED, and_, if_, ifexp, load, not_, or_, while_
 from mslab.autodiff.fallback import host, print_, scalar
 from mslab.core import state
@@ -18,9 +19,10 @@ __all__ = ["UNDEFINED", "and_", "augmented", "call", "host", "if_", "ifexp", "lo
 
 
 def call(f, *args, **kwargs):
-    """``f(*args, **kwargs)``, with ``f`` converted first when it is the user's own Python function."""
+    """``f(*args, **kwargs)``, with ``f`` converted first when it is the user's own Python function (and a
+    function calling itself on tensors compiled as a graph of its own, ``mslab.autodiff.recursion``)."""
     if frontend.is_user_function(f):
-        f = frontend.convert(f, sys.modules[__name__])
+        return recursion.call(frontend.convert(f, sys.modules[__name__]), f, args, kwargs)
     return f(*args, **kwargs)
 
 
