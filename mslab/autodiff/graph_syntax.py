@@ -12,10 +12,11 @@ from mslab.autodiff.fallback import host, print_, scalar
 from mslab.core import state
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ir import frontend
+from mslab.ir.node import Value, ValueKind
 from mslab.ops import array_ops
 
-__all__ = ["UNDEFINED", "and_", "augmented", "call", "host", "if_", "ifexp", "load", "not_", "or_", "print_",
-           "scalar", "setattr_", "while_"]
+__all__ = ["UNDEFINED", "and_", "augmented", "call", "condition", "host", "if_", "ifexp", "load", "not_", "or_",
+           "print_", "scalar", "setattr_", "while_"]
 
 
 def call(f, *args, **kwargs):
@@ -52,3 +53,29 @@ def augmented(target, op):
             array_ops.assign(target, result)
         return result
     return op(target)
+
+
+def condition(c):
+    """An ``if`` condition. One computed from constants alone (Tensor attributes, literals) is a
+    constant condition: computed now, it picks its branch while compiling, as MindSpore folds such constants
+    (the branches may then differ in shape). Any other tensor condition stays a variable condition."""
+    if isinstance(c, Tensor) and c._data is None:
+        known = _constant_array(c._sym, {})
+        if known is not None:
+            return Tensor(known)
+    return c
+
+
+def _constant_array(v, memo):
+    """The array of graph value ``v`` if it depends on constants only (through deterministic ops), else None."""
+    if v not in memo:
+        memo[v] = None
+        if v.kind == ValueKind.CONST:
+            memo[v] = v.array
+        elif v.kind == ValueKind.NODE:
+            prim = v.node.prim
+            if prim.deterministic and not (prim.side_effect or prim.runs_on_host or prim.subgraphs or prim.parts):
+                args = [_constant_array(a, memo) if type(a) is Value else a for a in v.node.inputs]
+                if all(a is not None for a, x in zip(args, v.node.inputs) if type(x) is Value):
+                    memo[v] = prim.compute(*args)
+    return memo[v]

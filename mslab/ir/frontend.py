@@ -268,7 +268,7 @@ class _Converter:
             then_body = self.block(s.body, live) + [copy.deepcopy(ret)]
             else_body = (self.block(s.orelse, live) if s.orelse else []) + [ret]
         defs = [self._function(then_name, carried, then_body), self._function(else_name, carried, else_body)]
-        call = _call("if_", self.expr(s.test), ast.Name(then_name, ast.Load()), ast.Name(else_name, ast.Load()),
+        call = _call("if_", self.condition(s.test), ast.Name(then_name, ast.Load()), ast.Name(else_name, ast.Load()),
                      self._carried_loads(carried), _str_tuple(results))
         if returns:
             tail = ast.Return(call)
@@ -349,6 +349,11 @@ class _Converter:
         return [init, s]
 
     # -- expressions
+    def condition(self, node):
+        """An ``if`` test: ``__ms__.condition(test)``, folded when it depends on constants only. (Not a
+        ``while`` test: a loop counter started from a constant would unroll the whole loop.)"""
+        return ast.copy_location(_call("condition", self.expr(node)), node)
+
     def expr(self, node):
         return Expressions(self).visit(node)
 
