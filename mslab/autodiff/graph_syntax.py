@@ -1,4 +1,4 @@
-"""What converted code calls (``__ms__`` in the code ``mslab.ir.frontend`` writes): control flow and JIT Fallback.
+"""What converted code calls (``__ms__``, written by ``mslab.ir.frontend``): control flow, Parameter writes, Fallback.
 
 ``__ms__.call(f, *args)`` converts the user's own functions the same way before calling them, so a
 helper called from ``construct`` may branch on tensors too (as in MindSpore, which compiles what
@@ -15,8 +15,8 @@ from mslab.ir import frontend
 from mslab.ir.node import Value, ValueKind
 from mslab.ops import array_ops
 
-__all__ = ["UNDEFINED", "and_", "augmented", "call", "condition", "host", "if_", "ifexp", "load", "not_", "or_",
-           "print_", "scalar", "setattr_", "while_"]
+__all__ = ["UNDEFINED", "and_", "augmented", "call", "condition", "host", "if_", "ifexp", "load", "not_",
+           "operand", "or_", "print_", "scalar", "setattr_", "while_"]
 
 
 def call(f, *args, **kwargs):
@@ -43,16 +43,18 @@ def setattr_(obj, name, value):
     setattr(obj, name, value)
 
 
-def augmented(target, op):
-    """What ``x op= v`` leaves in ``x``: ``op(x)``. When ``x`` holds a Parameter, MindSpore's graph also writes
-    the result into it (after ``a = self.w; a += 1``, ``self.w`` has grown by 1: an Assign node). The result
-    is computed on a copy of the Parameter's value, so its gradient sees the value from before the write."""
-    if state.tracer is not None and isinstance(target, Parameter):
-        result = op(array_ops.Identity()(target))
-        if isinstance(result, Tensor):
-            array_ops.assign(target, result)
-        return result
-    return op(target)
+def operand(x):
+    """The left side of ``x op= v`` as the operation reads it: a Parameter's value as it is now (an Identity
+    node), so that the gradient of ``x * v`` sees the value from before the write that follows."""
+    return array_ops.Identity()(x) if state.tracer is not None and isinstance(x, Parameter) else x
+
+
+def augmented(target, result):
+    """What ``x op= v`` leaves in ``x``: ``result``. When ``x`` held a Parameter, MindSpore's graph also writes
+    the result into it (after ``a = self.w; a += 1``, ``self.w`` has grown by 1: an Assign node)."""
+    if state.tracer is not None and isinstance(target, Parameter) and isinstance(result, Tensor):
+        array_ops.assign(target, result)
+    return result
 
 
 def condition(c):

@@ -42,7 +42,7 @@ from mslab.core.errors import GraphModeError
 from mslab.ir import source_facts as facts
 from mslab.ir.frontend_expressions import Expressions
 from mslab.ir.provenance import short_file
-from mslab.ir.syntax_builders import HELPERS, _at, _call, _funcdef, _names_tuple, _params, _str_tuple, _thunk
+from mslab.ir.syntax_builders import HELPERS, _at, _call, _funcdef, _names_tuple, _str_tuple, _thunk
 
 _MSLAB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] + os.sep for k in ("stdlib", "purelib", "platlib")})
@@ -205,21 +205,23 @@ class _Converter:
         return [self.expr_node(s)]
 
     def augmented_name(self, s):
-        """``x += v`` -> ``x = __ms__.augmented(x, lambda x_: x_ + v)``: when ``x`` holds a Parameter,
+        """``x += v`` -> ``x = __ms__.augmented(x, __ms__.operand(x) + v)``: when ``x`` holds a Parameter,
         MindSpore's graph also writes the result into it (an Assign)."""
-        name, operand = s.target.id, "__ms_operand"
-        op = ast.Lambda(_params([operand]), ast.BinOp(ast.Name(operand, ast.Load()), s.op, self.expr(s.value)))
-        call = _call("augmented", ast.Name(name, ast.Load()), op)
+        name = s.target.id
+        value = ast.BinOp(_call("operand", ast.Name(name, ast.Load())), s.op, self.expr(s.value))
+        call = _call("augmented", ast.Name(name, ast.Load()), value)
         return _at(ast.Assign(targets=[ast.Name(name, ast.Store())], value=call), s)
 
     def attribute_store(self, s):
-        """``self.w = v`` / ``self.w += v`` -> ``__ms__.setattr_(self, 'w', v)``: writes into a Parameter held
-        there (MindSpore's Assign) instead of replacing it by a graph value."""
+        """``self.w = v`` -> ``__ms__.setattr_(self, 'w', v)`` and ``self.w += v`` -> ``__ms__.setattr_(self,
+        'w', __ms__.operand(self.w) + v)``: writes into a Parameter held there (MindSpore's Assign) instead
+        of replacing it by a graph value."""
         target = s.targets[0] if isinstance(s, ast.Assign) else s.target
-        value = s.value
+        value = self.expr(s.value)
         if isinstance(s, ast.AugAssign):
-            value = ast.BinOp(ast.Attribute(copy.deepcopy(target.value), target.attr, ast.Load()), s.op, value)
-        call = _call("setattr_", target.value, ast.Constant(target.attr), self.expr(value))
+            current = ast.Attribute(copy.deepcopy(target.value), target.attr, ast.Load())
+            value = ast.BinOp(_call("operand", self.expr(current)), s.op, value)
+        call = _call("setattr_", target.value, ast.Constant(target.attr), value)
         return _at(ast.Expr(call), s)
 
     def loop_block(self, body, head_live):
@@ -248,7 +250,7 @@ class _Converter:
         jumps = (ast.Return, ast.Break, ast.Continue)
         returns = facts.always_exits(s.body, ast.Return) and facts.always_exits(s.orelse, ast.Return)
         if not returns and facts.contains([s], jumps, into_loops=False):
-            # An exit the rewrite could not move to the end of its path (inside a loop that returns):
+            # An exit the rewrite could not move to the end of its path (a return inside a `try`):
             # keep the Python `if`; its condition must then be a Python value.
             s.test = self.expr(s.test)
             s.body, s.orelse = self.block(s.body, live), self.block(s.orelse, live) if s.orelse else []
