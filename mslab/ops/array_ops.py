@@ -35,8 +35,8 @@ __all__ = [
 class Cast(Primitive):
     """x converted to another dtype (``ops.Cast()(x, mstype.float16)``).
 
-    d/dx = cast(dout, x.dtype), for an integer x too (MindSpore 2.10: the gradient of ``x * 5.0`` with
-    respect to an int32 x is 5, not 0).
+    d/dx = cast(dout, x.dtype), for an integer x too (MindSpore: the gradient of ``cast(x, float32) * 4.7`` at
+    int32 x is int32 [4]).
     """
 
     n_tensors = 1
