@@ -188,9 +188,12 @@ def reads(node):
 
 
 def escaping(stmts):
-    """Names read by a nested function, lambda or generator: read whenever it runs, so live everywhere."""
+    """Names live everywhere: read by a nested function, lambda or generator (whenever it runs), or declared
+    ``global``/``nonlocal`` (their value outlives the function)."""
     delayed = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.GeneratorExp)
-    return {name for s in stmts for n in ast.walk(s) if isinstance(n, delayed) for name in reads(n)}
+    nodes = [n for s in stmts for n in ast.walk(s)]
+    return {name for n in nodes if isinstance(n, delayed) for name in reads(n)} | \
+        {name for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
 
 
 def _kills(s):
