@@ -331,7 +331,8 @@ class _Converter:
     def for_statement(self, s, live):
         """A ``for`` loop stays a Python loop (a tensor's first axis or a range have a known length), so it
         unrolls while recording; its body is converted. A ``break`` under a tensor condition becomes a flag
-        that guards the iterations after it."""
+        that guards the iterations after it; the loop's variable is set inside the guard, so after the loop
+        it holds the item of the iteration that broke out, as in Python."""
         self.refuse_loop_else(s)
         s.iter = self.expr(s.iter)
         if not facts.contains(s.body, (ast.Break, ast.Continue), into_loops=False):
@@ -339,7 +340,11 @@ class _Converter:
             return [s]
         flag = self.fresh("break")
         self.locals.add(flag)
-        body = self._flag_jumps(s.body, flag)
+        item = self.fresh("item")
+        self.locals.add(item)
+        bind = ast.copy_location(ast.Assign(targets=[s.target], value=ast.Name(item, ast.Load())), s)
+        s.target = ast.Name(item, ast.Store())
+        body = [bind] + self._flag_jumps(s.body, flag)
         stop = ast.If(test=ast.Compare(ast.Name(flag, ast.Load()), [ast.Is()], [ast.Constant(True)]),
                       body=[ast.Break()], orelse=[])
         guarded = ast.If(test=ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())), body=body, orelse=[])

@@ -97,10 +97,9 @@ def returns_to_breaks(stmts, fresh):
     ``if returned == k: return value_k`` after the loop; inner loops first, so a return leaves loop after loop.
 
     A loop then exits only through its condition or a ``break``, which the front end knows how to turn into
-    graph control flow. After the break nothing else in the loop runs, so the returned expression can be
-    computed after the loop, on the same variables; only a ``for`` loop's own variable moves on (the loop
-    keeps counting, its body skipped), so a value that reads it is kept in a variable at the return.
-    ``fresh(stem)`` makes a new variable name.
+    graph control flow. After the break nothing else in the loop runs (a ``for`` loop's variable too is set
+    only in the iterations before it), so the returned expression is computed after the loop, on the same
+    variables. ``fresh(stem)`` makes a new variable name.
     """
     out = []
     for s in stmts:
@@ -113,11 +112,9 @@ def returns_to_breaks(stmts, fresh):
             out.append(s)
             continue
         flag = fresh("returned")
-        moving = assigned(s.target) if isinstance(s, ast.For) else set()
-        rewrite = _ReturnsToBreaks(flag, moving, fresh)
+        rewrite = _ReturnsToBreaks(flag)
         s.body = rewrite.visit_block(s.body)
         init = [ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(0))]
-        init += [ast.Assign(targets=[ast.Name(v, ast.Store())], value=ast.Constant(None)) for v in rewrite.kept]
         after = [ast.If(test=ast.Compare(ast.Name(flag, ast.Load()), [ast.Eq()], [ast.Constant(k + 1)]),
                         body=[ast.Return(value)], orelse=[]) for k, value in enumerate(rewrite.values)]
         out += [ast.copy_location(x, s) for x in init] + [s] + [ast.copy_location(x, s) for x in after]
@@ -129,12 +126,11 @@ _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambd
 
 class _ReturnsToBreaks(ast.NodeTransformer):
     """The k-th ``return v`` of a loop -> ``flag = k; break`` (not inside nested loops or functions); ``values``
-    collects what each returns, to return after the loop. A value reading ``moving`` names (a ``for``
-    loop's variable) is kept at the return in a new variable (listed in ``kept``)."""
+    collects what each returns, to return after the loop."""
 
-    def __init__(self, flag, moving, fresh):
-        self.flag, self.moving, self.fresh = flag, moving, fresh
-        self.values, self.kept = [], []
+    def __init__(self, flag):
+        self.flag = flag
+        self.values = []
 
     def visit_block(self, stmts):
         out = []
@@ -144,16 +140,9 @@ class _ReturnsToBreaks(ast.NodeTransformer):
         return out
 
     def visit_Return(self, node):
-        value = node.value if node.value is not None else ast.Constant(None)
-        stmts = []
-        if reads(value) & self.moving:
-            kept = self.fresh(f"return_at_line_{node.lineno}")  # named so that an error about it points here
-            self.kept.append(kept)
-            stmts.append(ast.Assign(targets=[ast.Name(kept, ast.Store())], value=value))
-            value = ast.Name(kept, ast.Load())
-        self.values.append(value)
-        stmts += [ast.Assign(targets=[ast.Name(self.flag, ast.Store())], value=ast.Constant(len(self.values))),
-                  ast.Break()]
+        self.values.append(node.value if node.value is not None else ast.Constant(None))
+        stmts = [ast.Assign(targets=[ast.Name(self.flag, ast.Store())], value=ast.Constant(len(self.values))),
+                 ast.Break()]
         return [ast.copy_location(x, node) for x in stmts]
 
     def generic_visit(self, node):

@@ -66,3 +66,21 @@ def test_loop_else_is_refused_as_in_mindspore(fn, kind, line):
     with pytest.raises(RuntimeError, match=rf"The '{kind}\.\.\.else\.\.\.' statement is not supported now\.") as e:
         fn(Tensor(0, mstype.int32))
     assert "test_frontend_loop_exits.py:" in str(e.value) and line in str(e.value)
+
+
+class BreakThenReadTheLoopVariable(nn.Cell):
+    def construct(self, x):
+        y = x
+        i = 0
+        for i in range(5):  # noqa: B007 (i is read after the loop: the point of the test)
+            y = y + 1
+            if y > 3:
+                break
+        return y * i  # the item of the iteration that broke out (the loop goes on unrolled, its body skipped)
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_the_loop_variable_after_a_tensor_break_is_the_one_it_broke_at(mode):
+    ms.set_context(mode=mode)  # MindSpore 2.10: 8.0 and -20.0 in both modes
+    assert float(BreakThenReadTheLoopVariable()(Tensor(1.0, mstype.float32))) == 8.0
+    assert float(BreakThenReadTheLoopVariable()(Tensor(-10.0, mstype.float32))) == -20.0
