@@ -9,14 +9,15 @@ import sys
 from mslab.autodiff import recursion
 from mslab.autodiff.control_flow import UNDEFINED, and_, if_, ifexp, load, not_, or_, while_
 from mslab.autodiff.fallback import host, print_, scalar
+from mslab.autodiff.subgraphs import error
 from mslab.core import state
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ir import frontend
 from mslab.ir.node import Value, ValueKind
-from mslab.ops import array_ops
+from mslab.ops import array_ops, index_ops
 
 __all__ = ["UNDEFINED", "and_", "augmented", "call", "condition", "host", "if_", "ifexp", "load", "not_",
-           "operand", "or_", "print_", "scalar", "setattr_", "while_"]
+           "operand", "or_", "print_", "scalar", "setattr_", "setitem", "while_"]
 
 
 def call(f, *args, **kwargs):
@@ -41,6 +42,19 @@ def setattr_(obj, name, value):
         array_ops.assign(current, value if isinstance(value, Tensor) else Tensor(value, current.dtype))
         return
     setattr(obj, name, value)
+
+
+def setitem(obj, index, value):
+    """``obj[index] = value``, giving what the variable holds afterwards. While a graph is recorded, a tensor
+    gets a new value (a SetItem node): MindSpore's graph leaves the caller's tensor unchanged. A list, a dict
+    or a tensor outside a graph is changed in place, as in Python."""
+    if state.tracer is not None and isinstance(obj, Tensor):
+        if isinstance(obj, Parameter):
+            raise error(f"x[...] = value on Parameter '{obj.name}' inside a graph: write the whole "
+                                  f"Parameter (ops.assign, or self.w = new_value) instead")
+        return index_ops.setitem(obj, index, value)
+    obj[index] = value
+    return obj
 
 
 def operand(x):

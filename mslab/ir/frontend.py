@@ -200,6 +200,8 @@ class _Converter:
             return [s]
         if _is_attribute_store(s):
             return [self.attribute_store(s)]
+        if self.item_store_base(s) is not None:
+            return [self.item_store(s)]
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
             return [self.augmented_name(s)]
         return [self.expr_node(s)]
@@ -223,6 +225,32 @@ class _Converter:
             value = ast.BinOp(_call("operand", self.expr(current)), s.op, value)
         call = _call("setattr_", target.value, ast.Constant(target.attr), value)
         return _at(ast.Expr(call), s)
+
+    def item_store_base(self, s):
+        """The local variable ``x`` of ``x[i] = v`` or ``x[i] += v`` (None for any other statement)."""
+        target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else getattr(s, "target", None)
+        if isinstance(s, (ast.Assign, ast.AugAssign)) and isinstance(target, ast.Subscript) and \
+                isinstance(target.value, ast.Name) and target.value.id in self.locals:
+            return target.value.id
+        return None
+
+    def item_store(self, s):
+        """``x[i] = v`` -> ``x = __ms__.setitem(x, i, v)`` (``x[i] += v``: the value is ``x[i] + v``): a tensor
+        being traced gets a new value, as in MindSpore's graph; a list or dict is changed in place."""
+        target = s.targets[0] if isinstance(s, ast.Assign) else s.target
+        name, index = target.value.id, self.expr(target.slice)
+        value = self.expr(s.value)
+        if isinstance(s, ast.AugAssign):
+            current = ast.Subscript(ast.Name(name, ast.Load()), copy.deepcopy(index), ast.Load())
+            value = ast.BinOp(current, s.op, value)
+        call = _call("setitem", ast.Name(name, ast.Load()), index, value)
+        return _at(ast.Assign(targets=[ast.Name(name, ast.Store())], value=call), s)
+
+    def assigned(self, stmts):
+        """The names a block assigns, with the local ``x`` of each ``x[i] = v`` (which gives ``x`` a new value)."""
+        items = {n.value.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Subscript)
+                 and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id in self.locals}
+        return facts.assigned(stmts) | items
 
     def loop_block(self, body, head_live):
         """Convert a loop's body: live after it (and at its break/continue) is what is live at the loop's head."""
@@ -255,7 +283,7 @@ class _Converter:
             s.test = self.expr(s.test)
             s.body, s.orelse = self.block(s.body, live), self.block(s.orelse, live) if s.orelse else []
             return [s]
-        assigned = facts.assigned(s.body) | facts.assigned(s.orelse)
+        assigned = self.assigned(s.body) | self.assigned(s.orelse)
         # The branches give back what they assign that is read later (``results``); they receive those and
         # what they assign after reading it (``x += 1``). A name used only inside a branch stays inside.
         results = [] if returns else sorted(assigned & live)
@@ -317,7 +345,7 @@ class _Converter:
         # Carried around the loop: what the body assigns that is live at the loop's head (read by the
         # condition, by the next iteration before it assigns it, or after the loop).
         head = facts.loop_head_live(ast.While(test, body, []), live, self.jump_live) | self.escaping
-        carried = sorted(facts.assigned(body) & head)
+        carried = sorted(self.assigned(body) & head)
         cond_name, body_name = self.fresh("cond"), self.fresh("body")
         cond_def = self._function(cond_name, carried, [ast.Return(self.expr(test))])
         body_def = self._function(body_name, carried,

@@ -20,7 +20,7 @@ BUDGETS = {
     "core": ("core", 1450),
     "ir": ("ir", 1100),
     "ops": ("ops", 6200),
-    "autodiff": ("autodiff", 980),
+    "autodiff": ("autodiff", 1000),
     "runtime": ("runtime", 800),
     "fast (speed layer)": ("fast", 750),
 }
