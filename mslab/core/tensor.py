@@ -214,7 +214,7 @@ class Tensor(InplaceMethods):
         if self._data is None:
             raise GraphModeError(
                 "this code asks for a traced tensor's truth value (`if`/`while`/`and`/`or` on a tensor) in a place "
-                "mslab's graph front end did not convert: a loop that contains `return`, a lambda, a function whose "
+                "mslab's graph front end did not convert: a lambda, a function whose "
                 "source cannot be read (typed into `python -c`, built by exec), code run with capture_mode='trace', "
                 "or a library function. Move the condition into construct (or a function of your own that it "
                 "calls), or compute both sides and pick with ops.select(cond, a, b).")

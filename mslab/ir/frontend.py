@@ -24,19 +24,24 @@ Python on the host (numpy on tensors, ``asnumpy()``) into JIT Fallback calls (``
 calls go through ``__ms__.call``, which converts the user's own functions the same way.
 
 A ``return`` inside ``if`` is handled by moving the code after the ``if`` into the branch that does
-not return; ``break``/``continue`` become a flag carried by the loop. A loop that contains ``return``
-is left as Python (its conditions must then be Python values).
+not return; ``break``/``continue`` become a flag carried by the loop, and a ``return`` inside a loop
+becomes a flag, the value and a ``break`` (``if returned: return value`` follows the loop). A branch or
+loop carries only the variables it assigns that are still read after it (a liveness analysis,
+``source_facts.live_before``).
 """
 import ast
 import copy
 import inspect
+import linecache
 import os
 import sysconfig
 import textwrap
 import types
 
+from mslab.core.errors import GraphModeError
 from mslab.ir import source_facts as facts
 from mslab.ir.frontend_expressions import Expressions
+from mslab.ir.provenance import short_file
 from mslab.ir.syntax_builders import HELPERS, _at, _call, _funcdef, _names_tuple, _str_tuple, _thunk
 
 _MSLAB_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -107,7 +112,7 @@ def _convert_code(fn):
     # the global function, as in the original.
     own_name, func.name = func.name, "__ms_converted__"
     local_names = facts.function_locals(func)
-    func.body = _Converter(fn.__globals__, local_names, func).function_body(func.body)
+    func.body = _Converter(fn.__globals__, local_names, func, fn.__code__.co_filename).function_body(func.body)
     # A maker function whose locals are fn's free variables and the helpers: compiled inside it, the
     # converted function gets them as free variables, so fn's own closure cells can be handed over.
     free = list(fn.__code__.co_freevars)
@@ -124,20 +129,32 @@ def _convert_code(fn):
     return code.replace(co_name=own_name, **names)
 
 
-def _stays_python(loop):
-    """A loop the rewrite leaves as Python: it returns from inside, or breaks out of a loop with an ``else``."""
-    return facts.contains(loop.body, ast.Return, into_loops=True) or bool(
-        loop.orelse and facts.contains(loop.body, ast.Break, into_loops=False))
+def _is_attribute_store(s):
+    """``name.attr = value`` or ``name.attr += value`` (one target, on a plain name such as ``self``)."""
+    target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else getattr(s, "target", None)
+    return isinstance(s, (ast.Assign, ast.AugAssign)) and isinstance(target, ast.Attribute) and \
+        isinstance(target.value, ast.Name)
 
 
 class _Converter:
     """Rewrites one function's statements (see the module docstring)."""
 
-    def __init__(self, globals_, local_names, func):
+    def __init__(self, globals_, local_names, func, filename):
         self.globals = globals_
+        self.filename = filename
         self.locals = set(local_names)
         self.params = {x.arg for x in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
         self.count = 0
+        self.escaping = facts.escaping(func.body)  # read by nested functions: live wherever they may run
+        self.jump_live = frozenset()  # names live at a break/continue of the loop being converted
+
+    def refuse_loop_else(self, loop):
+        """MindSpore 2.10 compiles no ``for ... else`` or ``while ... else`` (RuntimeError, the same words)."""
+        if loop.orelse:
+            kind = "while" if isinstance(loop, ast.While) else "for"
+            line = linecache.getline(self.filename, loop.lineno).strip()
+            where = f"{short_file(self.filename)}:{loop.lineno}  {line}"
+            raise GraphModeError(f"The '{kind}...else...' statement is not supported now.\n  at {where}")
 
     def fresh(self, stem):
         self.count += 1
@@ -145,38 +162,103 @@ class _Converter:
 
     # -- blocks
     def function_body(self, stmts):
+        stmts = facts.returns_to_breaks(stmts, self.fresh)
+        self.locals |= facts.assigned(stmts)
         stmts = facts.push_continuations(stmts, ast.Return)
         if facts.contains(stmts, ast.Return, into_loops=False) and not facts.always_exits(stmts, ast.Return):
             stmts = facts.end_with(stmts, lambda: ast.Return(ast.Constant(None)))
-        return self.block(stmts)
+        return self.block(stmts, set())
 
-    def block(self, stmts):
+    def block(self, stmts, live_out):
+        """Convert a block; ``live_out``: the names whose values may be read after it."""
         out = []
-        for s in stmts:
-            out.extend(self.statement(s))
+        for s, live in zip(stmts, facts.live_after_each(stmts, live_out, self.jump_live)):
+            out.extend(self.statement(s, live | self.escaping))
         return out or [ast.Pass()]
 
-    def statement(self, s):
+    def statement(self, s, live):
         if isinstance(s, ast.If):
-            return self.if_statement(s)
+            return self.if_statement(s, live)
         if isinstance(s, ast.While):
-            return self.while_statement(s)
+            return self.while_statement(s, live)
         if isinstance(s, ast.For):
-            return self.for_statement(s)
+            return self.for_statement(s, live)
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, (ast.With, ast.AsyncWith)):
             s.items = [self.expr_node(i) for i in s.items]
-            s.body = self.block(s.body)
+            s.body = self.block(s.body, live)
             return [s]
         if isinstance(s, ast.Try):
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
-            s.finalbody = self.block(s.finalbody) if s.finalbody else []
+            # Any statement of the try may jump to a handler or to the finally: everything counts as live.
+            everything = live | facts.reads(s) | self.jump_live
+            s.body = self.block(s.body, everything)
+            s.orelse = self.block(s.orelse, everything) if s.orelse else []
+            s.finalbody = self.block(s.finalbody, everything) if s.finalbody else []
             for handler in s.handlers:
-                handler.body = self.block(handler.body)
+                handler.body = self.block(handler.body, everything)
             return [s]
+        if _is_attribute_store(s):
+            return [self.attribute_store(s)]
+        if self.item_store_base(s) is not None:
+            return [self.item_store(s)]
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+            return [self.augmented_name(s)]
         return [self.expr_node(s)]
+
+    def augmented_name(self, s):
+        """``x += v`` -> ``x = __ms__.augmented(x, __ms__.operand(x) + v)``: when ``x`` holds a Parameter,
+        MindSpore's graph also writes the result into it (an Assign)."""
+        name = s.target.id
+        value = ast.BinOp(_call("operand", ast.Name(name, ast.Load())), s.op, self.expr(s.value))
+        call = _call("augmented", ast.Name(name, ast.Load()), value)
+        return _at(ast.Assign(targets=[ast.Name(name, ast.Store())], value=call), s)
+
+    def attribute_store(self, s):
+        """``self.w = v`` -> ``__ms__.setattr_(self, 'w', v)`` and ``self.w += v`` -> ``__ms__.setattr_(self,
+        'w', __ms__.operand(self.w) + v)``: writes into a Parameter held there (MindSpore's Assign) instead
+        of replacing it by a graph value."""
+        target = s.targets[0] if isinstance(s, ast.Assign) else s.target
+        value = self.expr(s.value)
+        if isinstance(s, ast.AugAssign):
+            current = ast.Attribute(copy.deepcopy(target.value), target.attr, ast.Load())
+            value = ast.BinOp(_call("operand", self.expr(current)), s.op, value)
+        call = _call("setattr_", target.value, ast.Constant(target.attr), value)
+        return _at(ast.Expr(call), s)
+
+    def item_store_base(self, s):
+        """The local variable ``x`` of ``x[i] = v`` or ``x[i] += v`` (None for any other statement)."""
+        target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else getattr(s, "target", None)
+        if isinstance(s, (ast.Assign, ast.AugAssign)) and isinstance(target, ast.Subscript) and \
+                isinstance(target.value, ast.Name) and target.value.id in self.locals:
+            return target.value.id
+        return None
+
+    def item_store(self, s):
+        """``x[i] = v`` -> ``x = __ms__.setitem(x, i, v)`` (``x[i] += v``: the value is ``x[i] + v``): a tensor
+        being traced gets a new value, as in MindSpore's graph; a list or dict is changed in place."""
+        target = s.targets[0] if isinstance(s, ast.Assign) else s.target
+        name, index = target.value.id, self.expr(target.slice)
+        value = self.expr(s.value)
+        if isinstance(s, ast.AugAssign):
+            current = ast.Subscript(ast.Name(name, ast.Load()), copy.deepcopy(index), ast.Load())
+            value = ast.BinOp(current, s.op, value)
+        call = _call("setitem", ast.Name(name, ast.Load()), index, value)
+        return _at(ast.Assign(targets=[ast.Name(name, ast.Store())], value=call), s)
+
+    def assigned(self, stmts):
+        """The names a block assigns, with the local ``x`` of each ``x[i] = v`` (which gives ``x`` a new value)."""
+        items = {n.value.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Subscript)
+                 and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id in self.locals}
+        return facts.assigned(stmts) | items
+
+    def loop_block(self, body, head_live):
+        """Convert a loop's body: live after it (and at its break/continue) is what is live at the loop's head."""
+        saved, self.jump_live = self.jump_live, frozenset(head_live)
+        try:
+            return self.block(body, head_live)
+        finally:
+            self.jump_live = saved
 
     def _carried_loads(self, names):
         """The current value of each name, or ``__ms__.UNDEFINED`` for one not assigned yet."""
@@ -192,30 +274,36 @@ class _Converter:
         return _funcdef(name, params, body)
 
     # -- if
-    def if_statement(self, s):
+    def if_statement(self, s, live):
         jumps = (ast.Return, ast.Break, ast.Continue)
         returns = facts.always_exits(s.body, ast.Return) and facts.always_exits(s.orelse, ast.Return)
         if not returns and facts.contains([s], jumps, into_loops=False):
-            # An exit the rewrite could not move to the end of its path (inside a loop that returns):
+            # An exit the rewrite could not move to the end of its path (a return inside a `try`):
             # keep the Python `if`; its condition must then be a Python value.
             s.test = self.expr(s.test)
-            s.body, s.orelse = self.block(s.body), self.block(s.orelse) if s.orelse else []
+            s.body, s.orelse = self.block(s.body, live), self.block(s.orelse, live) if s.orelse else []
             return [s]
-        carried = sorted(facts.assigned(s.body) | facts.assigned(s.orelse))
+        assigned = self.assigned(s.body) | self.assigned(s.orelse)
+        # The branches give back what they assign that is read later (``results``); they receive those and
+        # what they assign after reading it (``x += 1``). A name used only inside a branch stays inside.
+        results = [] if returns else sorted(assigned & live)
+        branch_live = facts.live_before(s.body, live, self.jump_live) | facts.live_before(s.orelse, live,
+                                                                                           self.jump_live)
+        carried = sorted(assigned & (set(results) | branch_live | self.escaping))
         then_name, else_name = self.fresh("then"), self.fresh("else")
         if returns:
-            then_body, else_body = self.block(s.body), self.block(s.orelse)
+            then_body, else_body = self.block(s.body, live), self.block(s.orelse, live)
         else:
-            ret = ast.Return(_names_tuple(carried, ast.Load))
-            then_body = self.block(s.body) + [copy.deepcopy(ret)]
-            else_body = (self.block(s.orelse) if s.orelse else []) + [ret]
+            ret = ast.Return(_names_tuple(results, ast.Load))
+            then_body = self.block(s.body, live) + [copy.deepcopy(ret)]
+            else_body = (self.block(s.orelse, live) if s.orelse else []) + [ret]
         defs = [self._function(then_name, carried, then_body), self._function(else_name, carried, else_body)]
-        call = _call("if_", self.expr(s.test), ast.Name(then_name, ast.Load()), ast.Name(else_name, ast.Load()),
-                     self._carried_loads(carried), _str_tuple(carried))
+        call = _call("if_", self.condition(s.test), ast.Name(then_name, ast.Load()), ast.Name(else_name, ast.Load()),
+                     self._carried_loads(carried), _str_tuple(results))
         if returns:
             tail = ast.Return(call)
-        elif carried:
-            tail = ast.Assign(targets=[_names_tuple(carried, ast.Store)], value=call)
+        elif results:
+            tail = ast.Assign(targets=[_names_tuple(results, ast.Store)], value=call)
         else:
             tail = ast.Expr(call)
         self.locals |= {then_name, else_name}
@@ -243,12 +331,8 @@ class _Converter:
 
         return [Jumps().visit(b) for b in body]
 
-    def while_statement(self, s):
-        if _stays_python(s):
-            s.test = self.expr(s.test)
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
-            return [s]
+    def while_statement(self, s, live):
+        self.refuse_loop_else(s)
         pre = []
         test = s.test
         body = s.body
@@ -258,45 +342,53 @@ class _Converter:
             body = self._flag_jumps(body, flag)
             pre.append(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)))
             test = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())), test])
-        carried = sorted(facts.assigned(body))
+        # Carried around the loop: what the body assigns that is live at the loop's head (read by the
+        # condition, by the next iteration before it assigns it, or after the loop).
+        head = facts.loop_head_live(ast.While(test, body, []), live, self.jump_live) | self.escaping
+        carried = sorted(self.assigned(body) & head)
         cond_name, body_name = self.fresh("cond"), self.fresh("body")
         cond_def = self._function(cond_name, carried, [ast.Return(self.expr(test))])
-        body_def = self._function(body_name, carried, self.block(body) + [ast.Return(_names_tuple(carried, ast.Load))])
+        body_def = self._function(body_name, carried,
+                                  self.loop_block(body, head) + [ast.Return(_names_tuple(carried, ast.Load))])
         call = _call("while_", ast.Name(cond_name, ast.Load()), ast.Name(body_name, ast.Load()),
                      self._carried_loads(carried), _str_tuple(carried))
         tail = ast.Assign(targets=[_names_tuple(carried, ast.Store)], value=call) if carried else ast.Expr(call)
         self.locals |= {cond_name, body_name}
-        out = [ast.copy_location(x, s) for x in pre + [cond_def, body_def]] + [_at(tail, s.test)]
-        if s.orelse:
-            out += self.block(s.orelse)
-        return out
+        return [ast.copy_location(x, s) for x in pre + [cond_def, body_def]] + [_at(tail, s.test)]
 
-    def for_statement(self, s):
+    def for_statement(self, s, live):
         """A ``for`` loop stays a Python loop (a tensor's first axis or a range have a known length), so it
         unrolls while recording; its body is converted. A ``break`` under a tensor condition becomes a flag
-        that guards the iterations after it."""
+        that guards the iterations after it; the loop's variable is set inside the guard, so after the loop
+        it holds the item of the iteration that broke out, as in Python."""
+        self.refuse_loop_else(s)
         s.iter = self.expr(s.iter)
-        if _stays_python(s):
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
-            return [s]
         if not facts.contains(s.body, (ast.Break, ast.Continue), into_loops=False):
-            s.body = self.block(s.body)
-            s.orelse = self.block(s.orelse) if s.orelse else []
+            s.body = self.loop_block(s.body, facts.loop_head_live(s, live, self.jump_live))
             return [s]
         flag = self.fresh("break")
         self.locals.add(flag)
-        body = self._flag_jumps(s.body, flag)
+        item = self.fresh("item")
+        self.locals.add(item)
+        bind = ast.copy_location(ast.Assign(targets=[s.target], value=ast.Name(item, ast.Load())), s)
+        s.target = ast.Name(item, ast.Store())
+        body = [bind] + self._flag_jumps(s.body, flag)
         stop = ast.If(test=ast.Compare(ast.Name(flag, ast.Load()), [ast.Is()], [ast.Constant(True)]),
                       body=[ast.Break()], orelse=[])
         guarded = ast.If(test=ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())), body=body, orelse=[])
         ast.copy_location(guarded, s)
-        s.body = [ast.copy_location(stop, s)] + self.block([guarded])
-        s.orelse = self.block(s.orelse) if s.orelse else []
+        s.body = [ast.copy_location(stop, s), guarded]
+        head = facts.loop_head_live(s, live, self.jump_live)
+        s.body = [s.body[0]] + self.loop_block([guarded], head)
         init = ast.copy_location(ast.Assign(targets=[ast.Name(flag, ast.Store())], value=ast.Constant(False)), s)
         return [init, s]
 
     # -- expressions
+    def condition(self, node):
+        """An ``if`` test: ``__ms__.condition(test)``, folded when it depends on constants only. (Not a
+        ``while`` test: a loop counter started from a constant would unroll the whole loop.)"""
+        return ast.copy_location(_call("condition", self.expr(node)), node)
+
     def expr(self, node):
         return Expressions(self).visit(node)
 

@@ -73,13 +73,13 @@ def source_line():
     text = _lines.get(key)
     if text is None:
         fn, line = key
-        text = f"{_short_file(fn)}:{line}  {linecache.getline(fn, line).strip()}"
+        text = f"{short_file(fn)}:{line}  {linecache.getline(fn, line).strip()}"
         if not fn.startswith("<") and len(_lines) < 100_000:  # notebook cells change: never cache them
             _lines[key] = text
     return text
 
 
-def _short_file(path):
+def short_file(path):
     """``model.py`` for files; ``cell`` for notebook cells, whose temporary file names change every run."""
     if "ipykernel_" in path or path.startswith("<ipython-input") or path.startswith("<"):
         return "cell"

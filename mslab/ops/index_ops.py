@@ -19,6 +19,7 @@ __all__ = [
     "GetItem",
     "GetItemGrad",
     "OneHot",
+    "SetItem",
 ]
 
 
@@ -168,6 +169,40 @@ class GetItem(Primitive):
     def bprop(self, x, *rest):
         *idx, spec, out, dout = rest
         return (getitem_grad(dout, tuple(idx), spec, x.shape), *(None for _ in idx), None)
+
+
+class SetItem(Primitive):
+    """A copy of x with ``value`` written at ``[index]``: ``x[index] = value`` inside a graph (MindSpore's
+    graph gives the variable a new tensor; the caller's tensor is unchanged).
+
+    Inputs: x, value (broadcast to the indexed region, cast to x's dtype), one integer tensor per tensor
+    index, then the constant IndexSpec.
+    d/dx = dout with zeros at [index] (those elements were overwritten); d/dvalue = dout[index].
+    """
+
+    n_tensors = None
+
+    def infer(self, x, value, *rest):
+        spec, idx = rest[-1], rest[:-1]
+        region = _index_shape(x.shape, spec, idx)
+        try:
+            np.broadcast_shapes(tuple(value.shape), region)
+        except ValueError:
+            raise ValueError(f"cannot write a value of shape {tuple(value.shape)} into x{spec!r}, of shape "
+                             f"{region}") from None
+        return x.shape, x.dtype
+
+    def compute(self, x, value, *rest):
+        spec, idx = rest[-1], rest[:-1]
+        out = np.array(x, copy=True)
+        out[spec.key(idx)] = value
+        return out
+
+    def bprop(self, x, value, *rest):
+        *idx, spec, out, dout = rest
+        d_value = _getitem(dout, *idx, spec)
+        d_x = _setitem(dout, op_table.zeros_like(d_value), *idx, spec)
+        return (d_x, d_value, *(None for _ in idx), None)
 
 
 class GetItemGrad(Primitive):
@@ -323,6 +358,7 @@ class OneHot(Primitive):
 
 # ---- functional forms ---------------------------------------------------------------------------------
 _getitem = GetItem()
+_setitem = SetItem()
 _gather = Gather()
 gather_nd = GatherNd()
 
@@ -331,6 +367,14 @@ def getitem(x, index):
     """``x[index]``: ints, slices (with steps), None, Ellipsis and integer tensors / lists (gathers)."""
     spec, tensors = normalize_index(index)
     return _getitem(x, *tensors, spec)
+
+
+def setitem(x, index, value):
+    """A copy of ``x`` with ``value`` at ``[index]`` (the functional form of ``x[index] = value``)."""
+    spec, tensors = normalize_index(index)
+    if not isinstance(value, Tensor):
+        value = Tensor(np.asarray(value, x._np_dtype))
+    return _setitem(x, value, *tensors, spec)
 
 
 def getitem_grad(dout, index_tensors, spec, shape):

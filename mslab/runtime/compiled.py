@@ -331,7 +331,7 @@ class jit:
         if self.fn is None:  # used as @jit(...) with arguments
             return jit(args[0], **self.options)
         if state.tracer is not None:
-            return graph_syntax.converted(self.fn)(*args, **kwargs)
+            return graph_syntax.call(self.fn, *args, **kwargs)
         if state.tapes:
             # A PYNATIVE gradient is recording (``ms.grad(jit_fn)``): run the operators where its tape sees
             # them. Same numbers; the branches taken are those of these values, as in MindSpore.

@@ -539,7 +539,7 @@ def test_every_array_primitive_is_tested():
         "Assign", "BroadcastTo", "Cast", "Concat", "DType", "Depend", "ExpandDims", "Fill", "Flatten", "Gather",
         "GatherNd", "GatherV2", "GetItem", "GetItemGrad", "Identity", "OneHot", "Ones", "OnesLike", "Rank", "Reshape",
         "ScalarToTensor",
-        "Select", "Shape", "Size", "Split", "Squeeze", "Stack", "StopGradient", "Tile", "Transpose",
+        "Select", "SetItem", "Shape", "Size", "Split", "Squeeze", "Stack", "StopGradient", "Tile", "Transpose",
         "TupleToArray", "Zeros", "ZerosLike",
     }
     primitives = {n for m in (array_ops, shape_ops, index_ops) for n in m.__all__ if n[0].isupper()}
