@@ -75,6 +75,23 @@ class _TrainingFlags:
             c.set_train(flag)
 
 
+_NOT_GIVEN = object()
+
+
+def _check_loss_scale_on_cpu(amp_level, manager):
+    """MindSpore 2.10 on CPU (observed at ``Model(...)``): only no loss scaling, or a fixed scale that never skips a
+    step, is supported. ``amp_level="O2"`` without a manager brings ``FixedLossScaleManager()``, which skips
+    overflowed steps, so it is refused too; ``"O3"`` and ``"auto"`` without one are accepted."""
+    if manager is _NOT_GIVEN:
+        if amp_level != "O2":
+            return
+    elif manager is None or (type(manager).__name__ == "FixedLossScaleManager"
+                             and not manager.get_drop_overflow_update()):
+        return
+    raise ValueError("Only `loss_scale_manager=None` or `loss_scale_manager=FixedLossScaleManager(drop_overflow_update="
+                     "False)`are supported on device `CPU`. ")
+
+
 class Model:
     """High-level train / eval / predict around a network (``mindspore.train.Model``).
 
@@ -102,6 +119,7 @@ class Model:
         unknown = set(kwargs) - known
         if unknown:
             raise ValueError(f"Model: unknown keyword arguments {sorted(unknown)}; known: {sorted(known)}")
+        _check_loss_scale_on_cpu(amp_level, kwargs.get("loss_scale_manager", _NOT_GIVEN))
         self._network = network
         self._loss_fn = loss_fn
         self._optimizer = optimizer

@@ -80,7 +80,8 @@ _FUNCTIONS: dict[str, tuple[str, list[tuple[str, Callable]]]] = {
                                "Erf", "Floor", "Reciprocal", "Rsqrt", "Sign", "Greater", "Less", "GreaterEqual",
                                "LessEqual", "Equal", "NotEqual", "LogicalNot", "LogicalAnd", "LogicalOr", "Select")},
 }
-_FOLDED = {"Zeros", "Ones", "Fill"}  # made from constants only: written as the Constant they make, as MindSpore does
+# made from constants only: written as the Constant they make, as MindSpore does
+_FOLDED = {"Zeros", "Ones", "Fill", "ScalarToTensor"}
 _TUPLE_INPUT = {"Concat", "AddN", "Stack"}  # ops MindSpore gives their tensors as one tuple, made by MakeTuple
 # MindSpore's TypeId of a dtype, as Cast's dst_type input (observed on MindSpore 2.10's exports)
 _TYPE_ID = {"Bool": 30, "Int8": 32, "Int16": 33, "Int32": 34, "Int64": 35, "UInt8": 37, "UInt16": 38, "UInt32": 39,
@@ -282,6 +283,8 @@ def _strided_slice(node: Node) -> tuple[tuple, tuple, tuple, int] | None:
 
 def _foldable(node: Node) -> bool:
     """Whether ``node`` makes a tensor from constants only (``ops.zeros((2, 3))``, an LSTM's first state)."""
+    if node.op == "ZerosLike":  # only its input's shape and dtype matter: MindSpore 2.10 folds it too (observed)
+        return True
     return node.op in _FOLDED and all(not isinstance(v, Value) or v.kind == ValueKind.CONST for v in node.inputs)
 
 
@@ -471,6 +474,9 @@ class _Writer:
     def node(self, node: Node) -> None:
         op, inputs = node.op, list(node.inputs)
         if _foldable(node):  # run it now: its tensor becomes a Constant node
+            if node.op == "ZerosLike":
+                self.names[id(node.out)] = self.constant(np.zeros(node.out.shape, node.out.dtype))
+                return
             made = node.prim(*[Tensor(v.array) if isinstance(v, Value) else v for v in inputs])
             self.names[id(node.out)] = self.constant(made.asnumpy())
             return
