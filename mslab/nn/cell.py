@@ -25,8 +25,9 @@ from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.context import is_graph_mode
 from mslab.core.errors import CellNestingError
-from mslab.core.tensor import Parameter, ParameterTuple, has_pending
+from mslab.core.tensor import Parameter, ParameterTuple, Tensor, has_pending
 from mslab.ir.node import Phase
+from mslab.ops import array_ops
 from mslab.runtime import cell_call, compiled
 
 _REGISTRIES = ("_params", "_cells", "_param_tuples", "_own")
@@ -144,6 +145,14 @@ class Cell:
                     raise CellNestingError(f"{type(value).__name__} (as {type(self).__name__}.{name})",
                                            "Naming the parameters of", sys.getrecursionlimit()) from None
             d["_cells"][name] = value
+        elif isinstance(value, Tensor) and name in d.get("_params", ()):
+            # ``self.weight = t`` keeps the Parameter and writes t's numbers into it, as MindSpore does: an Assign
+            # while a graph is traced (later reads see the new value, no gradient flows through it), else set_data.
+            if state.tracer is not None:
+                array_ops.assign(d["_params"][name], value)
+            else:
+                d["_params"][name].set_data(value)
+            return
         elif isinstance(value, ParameterTuple):
             self._registries_ready()
             self._forget(name)
