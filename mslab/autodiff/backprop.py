@@ -13,8 +13,10 @@ declares a ``needs`` argument and is told which inputs want a gradient.
 
 A control-flow node (If, While) has a tuple output: the nodes that pick its elements (TupleGetItem,
 whose primitives carry ``tuple_index``) pass their gradients to that position of the tuple's gradient,
-and the control-flow node's bprop receives the list. Values computed on the host (JIT Fallback) stop
-gradients, as MindSpore's PyExecute nodes do.
+and the control-flow node's bprop receives the list. A Parameter that a branch or a loop body reads is no
+input of the control-flow node (it is read where it lives), so the node lists it in ``prim.parameters``; its
+bprop returns their gradients after the inputs'. Values computed on the host (JIT Fallback) stop gradients, as
+MindSpore's PyExecute nodes do.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Node, Value
+from mslab.ir.graph import Node, Value, ValueKind
 from mslab.ir.tracer import Recorder
 from mslab.ops import math_ops, shape_ops
 from mslab.ops.primitive import Primitive, sum_to
@@ -54,8 +56,13 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
             if n.prim.tuple_index is not None:  # picks one element of a tuple: its gradient goes to that position
                 _accumulate_element(grads, n.inputs[0], n.prim.tuple_index, dout)
                 continue
-            for v, g in zip(n.inputs, _call_rule(n, dout, relevant)):
+            rule_grads = _call_rule(n, dout, relevant)
+            for v, g in zip(n.inputs, rule_grads):
                 if g is not None and type(v) is Value and v in relevant:
+                    _accumulate(grads, v, g)
+            for p, g in zip(n.prim.parameters, rule_grads[len(n.inputs):]):  # read inside control flow
+                v = recorder.value_of(p)
+                if g is not None and v in relevant:
                     _accumulate(grads, v, g)
     return [grads.get(t) for t in targets]
 
@@ -73,24 +80,35 @@ def _differentiable(v: Value) -> bool:
 def _on_paths_from(targets: Iterable[Value], nodes: Iterable[Node]) -> tuple[list[Node], set[Value]]:
     """The nodes that depend on a target (in run order), and every value they make depend on one."""
     relevant = {t for t in targets if _differentiable(t)}
+    weights = _weights_in(relevant)
     active = []
     for n in nodes:
-        if n.prim.differentiable and any(type(v) is Value and v in relevant for v in n.inputs) \
+        if n.prim.differentiable and (any(type(v) is Value and v in relevant for v in n.inputs)
+                                      or weights and any(id(p) in weights for p in n.prim.parameters)) \
                 and _differentiable(n.out):
             relevant.add(n.out)
             active.append(n)
     return active, relevant
 
 
+def _weights_in(values: Iterable[Value]) -> set[int]:
+    """The ids of the Parameters among ``values`` (to find the control-flow nodes that read them)."""
+    return {id(v.handle) for v in values if v.kind == ValueKind.PARAM}
+
+
 def _call_rule(n: Node, dout: Any, relevant: set[Value]) -> Sequence[Tensor | None]:
-    """Node ``n``'s bprop rule on its recorded tensors: one gradient per input (None where none flows)."""
+    """Node ``n``'s bprop rule on its recorded tensors: one gradient per input (None where none flows), then one
+    per Parameter its subgraphs read (control flow only)."""
     ins = [v.handle if type(v) is Value else v for v in n.inputs]
     if _takes_needs(type(n.prim)):  # type: ignore[arg-type]  # (mypy takes type[Any] for unhashable)
         needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
+        if n.prim.parameters:
+            weights = _weights_in(relevant)
+            needs += tuple(id(p) in weights for p in n.prim.parameters)
         grads = n.prim.bprop(*ins, n.out.handle, dout, needs=needs)
     else:
         grads = n.prim.bprop(*ins, n.out.handle, dout)
-    if len(grads) != len(ins):
+    if len(grads) != len(ins) + len(n.prim.parameters):
         raise RuntimeError(f"bprop of {n.prim.name} returned {len(grads)} gradients for {len(ins)} inputs")
     return grads
 

@@ -45,6 +45,22 @@ def _has_side_effect(graph):
     return any(n.prim.side_effect for n in graph.nodes)
 
 
+def _parameters_read(*graphs):
+    """The Parameters the subgraphs read, those of control flow nested in them too: each once, in first-read order.
+
+    A Parameter is read where it lives, not passed in as an input, so the node must name them for autodiff
+    (``Primitive.parameters``): a weight used inside a loop body gets its gradient through the loop's bprop.
+    """
+    found = {}
+    for g in graphs:
+        for v in g.params:
+            found.setdefault(id(v.handle), v.handle)
+        for n in g.nodes:
+            for p in n.prim.parameters:
+                found.setdefault(id(p), p)
+    return tuple(found.values())
+
+
 # ---- primitives ------------------------------------------------------------------------------------------------
 class TupleGetItem(Primitive):
     """Element ``index`` of a control-flow node's tuple output (MindSpore's TupleGetItem).
@@ -97,6 +113,7 @@ class If(_ControlFlow):
         self.subgraphs = (("then", then_graph), ("else", else_graph))
         self.parts = parts
         self.side_effect = _has_side_effect(then_graph) or _has_side_effect(else_graph)
+        self.parameters = _parameters_read(then_graph, else_graph)
 
     def compute(self, cond, *xs):
         return tuple(run_graph(self.then_graph if bool(cond) else self.else_graph, xs))
@@ -105,18 +122,20 @@ class If(_ControlFlow):
         run_then, run_else = compile_graph(self.then_graph), compile_graph(self.else_graph)
         return lambda cond, *xs: tuple((run_then if cond else run_else)(list(xs)))
 
-    def bprop(self, cond, *rest):
-        """An If over the two branches' backward graphs: each recomputes its branch and differentiates it."""
+    def bprop(self, cond, *rest, needs=None):
+        """An If over the two branches' backward graphs: each recomputes its branch and differentiates it
+        (w.r.t. the values it reads, then the Parameters in ``needs``)."""
         xs, dout = rest[:-2], rest[-1]
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout, self.parts)]
+        wanted = _wanted(self.parameters, needs)
 
         def backward_of(graph):
             def branch():
-                return graph_gradients(graph, xs, douts)
+                return graph_gradients(graph, xs, douts, wanted)
             return branch
 
         grads = if_(cond, backward_of(self.then_graph), backward_of(self.else_graph), (), ())
-        return (None, *grads)
+        return (None, *grads[:len(xs)], *_spread(self.parameters, wanted, grads[len(xs):]))
 
 
 class While(_ControlFlow):
@@ -133,6 +152,7 @@ class While(_ControlFlow):
         self.subgraphs = (("cond", cond_graph), ("body", body_graph))
         self.parts = parts + [((), np.dtype(object))]
         self.side_effect = _has_side_effect(cond_graph) or _has_side_effect(body_graph)
+        self.parameters = _parameters_read(body_graph)  # the condition is a bool: no gradient flows through it
 
     def _loop(self, run_cond, run_body, xs):
         k = self.n_carried
@@ -150,21 +170,24 @@ class While(_ControlFlow):
         run_cond, run_body = compile_graph(self.cond_graph), compile_graph(self.body_graph)
         return lambda *xs: self._loop(run_cond, run_body, xs)
 
-    def bprop(self, *rest):
-        """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values."""
+    def bprop(self, *rest, needs=None):
+        """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values (gradients
+        w.r.t. the loop's inputs, then the Parameters in ``needs``, which add up over the iterations)."""
         xs, out, dout = rest[:-2], rest[-2], rest[-1]
         k = self.n_carried
         kept = TupleGetItem(k)(out)
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
         inputs = list(xs)
+        wanted = _wanted(self.parameters, needs)
         grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
-            self.body_graph, a[:len(inputs)], a[len(inputs):]), [*inputs, *douts])
+            self.body_graph, a[:len(inputs)], a[len(inputs):], wanted), [*inputs, *douts])
         grad_graph.outputs = [sub.value_of(g) for g in grads]
         extra = [outer for outer, _ in sub.captured.values()]
-        parts = [(v.shape, v.dtype) for v in self.body_graph.inputs]
+        parts = [(v.shape, v.dtype) for v in self.body_graph.inputs] + [(tuple(p.shape), p._np_dtype) for p in wanted]
         node = WhileGrad(grad_graph, k, len(inputs) - k, len(extra), parts)
         res = node(kept, *xs[k:], *douts, *[v.handle for v in extra])
-        return tuple(TupleGetItem(i)(res) for i in range(len(inputs)))
+        grads = [TupleGetItem(i)(res) for i in range(len(parts))]
+        return (*grads[:len(inputs)], *_spread(self.parameters, wanted, grads[len(inputs):]))
 
 
 class WhileGrad(_ControlFlow):
@@ -177,6 +200,7 @@ class WhileGrad(_ControlFlow):
         self.grad_graph, self.n_carried, self.n_rest, self.n_extra = grad_graph, n_carried, n_rest, n_extra
         self.subgraphs = (("body backward", grad_graph),)
         self.parts = parts
+        self.parameters = _parameters_read(grad_graph)  # so that a second derivative w.r.t. them is refused
 
     def _run(self, run, kept, *xs):
         k, r = self.n_carried, self.n_rest
@@ -197,6 +221,20 @@ class WhileGrad(_ControlFlow):
 
     def bprop(self, *args):
         raise error("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
+
+
+def _wanted(parameters, needs):
+    """The Parameters (of a control-flow node's ``parameters``) whose gradients autodiff asks for: the last
+    flags of ``needs`` (all of them when the rule is called without ``needs``)."""
+    if needs is None:
+        return list(parameters)
+    return [p for p, need in zip(parameters, needs[len(needs) - len(parameters):]) if need]
+
+
+def _spread(parameters, wanted, grads):
+    """One gradient per Parameter of ``parameters``: those of ``wanted`` from ``grads``, None for the others."""
+    of = {id(p): g for p, g in zip(wanted, grads)}
+    return [of.get(id(p)) for p in parameters]
 
 
 # ---- what converted code calls ---------------------------------------------------------------------------------

@@ -80,14 +80,15 @@ def replay(graph, args):
     return [env[v] for v in graph.outputs], tr.graph.nodes[start:]
 
 
-def graph_gradients(graph, xs, douts):
-    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. its inputs, recorded in the active tracer."""
+def graph_gradients(graph, xs, douts, weights=()):
+    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. its inputs ``xs``, then w.r.t. the
+    Parameters ``weights`` it reads, recorded in the active tracer."""
     tr = state.tracer
     outs, nodes = replay(graph, xs)
     roots = [tr.value_of(o) for o in outs]
-    targets = [tr.value_of(x) for x in xs]
-    grads = backprop(tr, nodes, roots, list(douts), targets)
-    return tuple(g if g is not None else array_ops.zeros_like(x) for g, x in zip(grads, xs))
+    sources = [*xs, *weights]
+    grads = backprop(tr, nodes, roots, list(douts), [tr.value_of(x) for x in sources])
+    return tuple(g if g is not None else array_ops.zeros_like(x) for g, x in zip(grads, sources))
 
 
 def zeros(shape, dtype):
