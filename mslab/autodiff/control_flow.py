@@ -16,14 +16,17 @@ same idea with fewer boxes.)
 """
 import numpy as np
 
+from mslab.autodiff.backprop import REPLAY_PARAMETERS
 from mslab.autodiff.subgraphs import (
     UNDEFINED,
+    Unknown,
     describe,
     error,
     graph_gradients,
     is_symbolic,
     load,
     merge_outputs,
+    replay,
     same,
     tensor_for,
     trace_subgraph,
@@ -33,7 +36,7 @@ from mslab.autodiff.subgraphs import (
 from mslab.core import state
 from mslab.core.tensor import Tensor
 from mslab.ir.evaluate import run_graph
-from mslab.ir.graph import Value
+from mslab.ir.graph import Value, ValueKind
 from mslab.ops import math_ops, shape_ops, unary_ops
 from mslab.ops.primitive import Primitive
 
@@ -45,20 +48,47 @@ def _has_side_effect(graph):
     return any(n.prim.side_effect for n in graph.nodes)
 
 
-def _parameters_read(*graphs):
-    """The Parameters the subgraphs read, those of control flow nested in them too: each once, in first-read order.
+def _parameters_used(*graphs):
+    """``(read, written)``: the Parameters the subgraphs read, and those they write (Assign, ``self.w = t``),
+    control flow nested in them included; each once, in first-use order.
 
-    A Parameter is read where it lives, not passed in as an input, so the node must name them for autodiff
-    (``Primitive.parameters``): a weight used inside a loop body gets its gradient through the loop's bprop.
+    A Parameter is read where it lives, not passed in as an input, so the node must name the ones it reads for
+    autodiff (``Primitive.parameters``): a weight used inside a loop body gets its gradient through the loop's
+    bprop.
     """
-    found = {}
+    read, written = {}, {}
     for g in graphs:
-        for v in g.params:
-            found.setdefault(id(v.handle), v.handle)
+        wrote = {}  # the output of a write: the Parameter it wrote (reading it reads the Parameter)
         for n in g.nodes:
+            target = n.written_parameter
+            if target is not None:
+                written.setdefault(id(target.handle), target.handle)
+                wrote[n.out] = target
+            for v in n.inputs:
+                if type(v) is Value and v.kind == ValueKind.PARAM and v is not target:
+                    read.setdefault(id(v.handle), v.handle)
+                elif type(v) is Value and v in wrote:
+                    read.setdefault(id(wrote[v].handle), wrote[v].handle)
             for p in n.prim.parameters:
-                found.setdefault(id(p), p)
-    return tuple(found.values())
+                read.setdefault(id(p), p)
+            for p in getattr(n.prim, "writes", ()):  # a nested If or While
+                written.setdefault(id(p), p)
+    return tuple(read.values()), tuple(written.values())
+
+
+def _read_before_written(graph):
+    """The Parameters a loop body writes and reads before its write: such a read sees the previous iteration's
+    write, a value the backward's recomputation of one iteration does not have."""
+    written = {id(p) for p in _parameters_used(graph)[1]}
+    done, early = set(), []
+    for n in graph.nodes:
+        target = n.written_parameter
+        reads = [v.handle for v in n.inputs if type(v) is Value and v.kind == ValueKind.PARAM and v is not target]
+        for p in reads + list(n.prim.parameters):
+            if id(p) in written and id(p) not in done and all(p is not q for q in early):
+                early.append(p)
+        done |= {id(p) for p in ([target.handle] if target is not None else getattr(n.prim, "writes", ()))}
+    return early
 
 
 # ---- primitives ------------------------------------------------------------------------------------------------
@@ -113,7 +143,7 @@ class If(_ControlFlow):
         self.subgraphs = (("then", then_graph), ("else", else_graph))
         self.parts = parts
         self.side_effect = _has_side_effect(then_graph) or _has_side_effect(else_graph)
-        self.parameters = _parameters_read(then_graph, else_graph)
+        self.parameters, self.writes = _parameters_used(then_graph, else_graph)
 
     def compute(self, cond, *xs):
         return tuple(run_graph(self.then_graph if bool(cond) else self.else_graph, xs))
@@ -121,6 +151,19 @@ class If(_ControlFlow):
     def kernel_with(self, compile_graph):
         run_then, run_else = compile_graph(self.then_graph), compile_graph(self.else_graph)
         return lambda cond, *xs: tuple((run_then if cond else run_else)(list(xs)))
+
+    def replay(self, ins, parameters):
+        """This If recorded again for a backward's recomputation: a new If whose branches replay these ones,
+        reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``)."""
+        cond, xs = ins[0], ins[1:]
+        name = state.tracer.graph.name
+        branches = []
+        for label, graph in self.subgraphs:
+            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", lambda g=graph: replay(g, xs, parameters)[0])
+            sub_graph.outputs = [sub.value_of(t) for t in outs]
+            branches.append((sub_graph, sub))
+        outer = unify_inputs(branches)
+        return If(branches[0][0], branches[1][0], self.parts)(cond, *[v.handle for v in outer])
 
     def bprop(self, cond, *rest, needs=None):
         """An If over the two branches' backward graphs: each recomputes its branch and differentiates it
@@ -152,7 +195,7 @@ class While(_ControlFlow):
         self.subgraphs = (("cond", cond_graph), ("body", body_graph))
         self.parts = parts + [((), np.dtype(object))]
         self.side_effect = _has_side_effect(cond_graph) or _has_side_effect(body_graph)
-        self.parameters = _parameters_read(body_graph)  # the condition is a bool: no gradient flows through it
+        self.parameters, self.writes = _parameters_used(cond_graph, body_graph)
 
     def _loop(self, run_cond, run_body, xs):
         k = self.n_carried
@@ -170,6 +213,22 @@ class While(_ControlFlow):
         run_cond, run_body = compile_graph(self.cond_graph), compile_graph(self.body_graph)
         return lambda *xs: self._loop(run_cond, run_body, xs)
 
+    def replay(self, ins, parameters):
+        """This While recorded again for a backward's recomputation: a new While whose condition and body
+        replay these ones, reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``)."""
+        parameters = {**parameters, **{id(p): Unknown for p in _read_before_written(self.body_graph)}}
+        k = self.n_carried
+        carried, rest = list(ins[:k]), list(ins[k:])
+        name = state.tracer.graph.name
+        graphs = []
+        for label, graph in self.subgraphs:
+            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", lambda *a, g=graph: replay(
+                g, [*a, *rest], parameters)[0], carried)
+            sub_graph.outputs = [sub.value_of(t) for t in outs]
+            graphs.append((sub_graph, sub))
+        outer = unify_inputs(graphs)
+        return While(graphs[0][0], graphs[1][0], k, self.parts[:-1])(*carried, *[v.handle for v in outer])
+
     def bprop(self, *rest, needs=None):
         """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values (gradients
         w.r.t. the loop's inputs, then the Parameters in ``needs``, which add up over the iterations)."""
@@ -179,8 +238,15 @@ class While(_ControlFlow):
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
         inputs = list(xs)
         wanted = _wanted(self.parameters, needs)
-        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
-            self.body_graph, a[:len(inputs)], a[len(inputs):], wanted), [*inputs, *douts])
+        # A read of a Parameter before the body writes it sees the previous iteration's write: not kept
+        early = {id(p): Unknown for p in _read_before_written(self.body_graph) if id(p) not in REPLAY_PARAMETERS}
+        REPLAY_PARAMETERS.update(early)
+        try:
+            grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
+                self.body_graph, a[:len(inputs)], a[len(inputs):], wanted), [*inputs, *douts])
+        finally:
+            for key in early:
+                del REPLAY_PARAMETERS[key]
         grad_graph.outputs = [sub.value_of(g) for g in grads]
         extra = [outer for outer, _ in sub.captured.values()]
         parts = [(v.shape, v.dtype) for v in self.body_graph.inputs] + [(tuple(p.shape), p._np_dtype) for p in wanted]
@@ -200,7 +266,7 @@ class WhileGrad(_ControlFlow):
         self.grad_graph, self.n_carried, self.n_rest, self.n_extra = grad_graph, n_carried, n_rest, n_extra
         self.subgraphs = (("body backward", grad_graph),)
         self.parts = parts
-        self.parameters = _parameters_read(grad_graph)  # so that a second derivative w.r.t. them is refused
+        self.parameters, self.writes = _parameters_used(grad_graph)  # a second derivative is refused
 
     def _run(self, run, kept, *xs):
         k, r = self.n_carried, self.n_rest
