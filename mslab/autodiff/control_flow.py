@@ -239,14 +239,15 @@ class While(_ControlFlow):
         inputs = list(xs)
         wanted = _wanted(self.parameters, needs)
         # A read of a Parameter before the body writes it sees the previous iteration's write: not kept
-        early = {id(p): Unknown for p in _read_before_written(self.body_graph) if id(p) not in REPLAY_PARAMETERS}
-        REPLAY_PARAMETERS.update(early)
+        # (the copy taken before the loop is right for the first iteration only).
+        saved = dict(REPLAY_PARAMETERS)
+        REPLAY_PARAMETERS.update({id(p): Unknown for p in _read_before_written(self.body_graph)})
         try:
             grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
                 self.body_graph, a[:len(inputs)], a[len(inputs):], wanted), [*inputs, *douts])
         finally:
-            for key in early:
-                del REPLAY_PARAMETERS[key]
+            REPLAY_PARAMETERS.clear()
+            REPLAY_PARAMETERS.update(saved)
         grad_graph.outputs = [sub.value_of(g) for g in grads]
         extra = [outer for outer, _ in sub.captured.values()]
         parts = [(v.shape, v.dtype) for v in self.body_graph.inputs] + [(tuple(p.shape), p._np_dtype) for p in wanted]
