@@ -145,9 +145,10 @@ class Cell:
                     raise CellNestingError(f"{type(value).__name__} (as {type(self).__name__}.{name})",
                                            "Naming the parameters of", sys.getrecursionlimit()) from None
             d["_cells"][name] = value
-        elif isinstance(value, Tensor) and name in d.get("_params", ()):
-            # ``self.weight = t`` keeps the Parameter and writes t's numbers into it, as MindSpore does: an Assign
-            # while a graph is traced (later reads see the new value, no gradient flows through it), else set_data.
+        elif isinstance(value, Tensor) and name in d.get("_params", ()) and any(c is self for c in state.cells):
+            # ``self.weight = t`` inside construct keeps the Parameter and writes t's numbers into it, as MindSpore
+            # does: an Assign while a graph is traced (later reads see the new value, no gradient flows through
+            # it), else set_data.
             if state.tracer is not None:
                 array_ops.assign(d["_params"][name], value)
             else:

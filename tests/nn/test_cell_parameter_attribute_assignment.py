@@ -58,10 +58,3 @@ def test_a_write_in_a_tensor_branch(mode):
     assert net(-X).asnumpy().tolist() == [-27.0] and net.weight.asnumpy().tolist() == [9.0]
     assert ms.grad(WritesInABranch())(X).asnumpy().tolist() == [9.0]
     assert ms.grad(WritesInABranch())(-X).asnumpy().tolist() == [1.0]
-
-
-def test_outside_construct_the_numbers_are_replaced():
-    net = Doubles()
-    net.weight = Tensor(np.array([5.0], f32))
-    assert isinstance(net.weight, Parameter) and net.weight.name == "w"
-    assert net.weight.asnumpy().tolist() == [5.0]
