@@ -106,7 +106,7 @@ def replay(graph, args, parameters=None):
                 now[id(p)] = Unknown
         else:
             env[n.out] = tr.record(n.prim, ins)
-        if len(STAND_INS) > known or any(_stands_in(tr, x._sym) for x in ins if isinstance(x, Tensor)):
+        if STAND_INS and (len(STAND_INS) > known or any(_stands_in(tr, x._sym) for x in ins if isinstance(x, Tensor))):
             STAND_INS.add(tr.value_of(env[n.out]))
     return [_read(v, env, now, None) for v in graph.outputs], tr.graph.nodes[start:]
 
@@ -177,7 +177,8 @@ def graph_gradients(graph, xs, douts, weights=()):
         read_as = [REPLAY_PARAMETERS.get(id(p), p) for p in weights]
         sources = [*xs, *[p if r is Unknown else r for p, r in zip(weights, read_as)]]
         targets = [tr.value_of(x) for x in sources]
-        _refuse_stand_ins_on_gradient_path(tr, nodes, roots, targets)
+        if STAND_INS:
+            _refuse_stand_ins_on_gradient_path(tr, nodes, roots, targets)
         grads = backprop(tr, nodes, roots, list(douts), targets)
     finally:
         _depth[0] -= 1
