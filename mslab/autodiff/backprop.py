@@ -67,7 +67,7 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
                 if g is not None and type(v) is Value and v in relevant:
                     _accumulate(grads, v, g)
             for p, g in zip(n.prim.parameters, rule_grads[len(n.inputs):]):  # read inside control flow
-                v = recorder.value_of(p)
+                v = recorder.graph.param_value(p)
                 if g is not None and v in relevant:
                     _accumulate(grads, v, g)
     return [grads.get(t) for t in targets]
