@@ -90,6 +90,21 @@ class LoopThenAssign(nn.Cell):
         return y + self.w
 
 
+class BranchInALoopThenAssign(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.array([2.0], f32)), name="w")
+
+    def construct(self, x, n):
+        y = x
+        while n > 0:
+            if y.sum() > 1:
+                y = y * self.w
+            n = n - 1
+        ops.assign(self.w, x * 10)
+        return y + self.w
+
+
 class ReadBeforeAssignInALoop(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -137,10 +152,11 @@ def test_a_branch_read_before_an_assign(mode, x, dx, dw):
     assert net.w.asnumpy().tolist() == [x * 10]
 
 
+@pytest.mark.parametrize("cls", [LoopThenAssign, BranchInALoopThenAssign])
 @pytest.mark.parametrize("mode, dx, dw", [(GRAPH, 4.0, 13.0), (PYNATIVE, 900.0, 97.0)])
-def test_a_loop_read_before_an_assign(mode, dx, dw):
+def test_a_loop_read_before_an_assign(mode, dx, dw, cls):
     ms.set_context(mode=mode)
-    net = LoopThenAssign()
+    net = cls()
     gi, gw = ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())(
         Tensor(np.array([3.0], f32)), Tensor(2, ms.int32))
     assert (gi[0].asnumpy().tolist(), gw[0].asnumpy().tolist()) == ([dx], [dw])
