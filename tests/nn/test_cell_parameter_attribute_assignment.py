@@ -58,3 +58,23 @@ def test_a_write_in_a_tensor_branch(mode):
     assert net(-X).asnumpy().tolist() == [-27.0] and net.weight.asnumpy().tolist() == [9.0]
     assert ms.grad(WritesInABranch())(X).asnumpy().tolist() == [9.0]
     assert ms.grad(WritesInABranch())(-X).asnumpy().tolist() == [1.0]
+
+
+class AssignsANumber(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = Parameter(Tensor(np.array(1.0, f32)), name="w")
+
+    def construct(self, x):
+        self.weight = 5
+        return self.weight + x
+
+
+def test_a_number_is_written_in_graph_mode_and_refused_in_pynative():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = AssignsANumber()
+    assert net(X).asnumpy().tolist() == [8.0] and net.weight.asnumpy().tolist() == 5.0
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(TypeError, match="Parameter 'weight' already exists in network, can not assign this type: "
+                                        "'<class 'int'>' as a parameter."):
+        AssignsANumber()(X)
