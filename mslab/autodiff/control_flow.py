@@ -186,7 +186,8 @@ class While(_ControlFlow):
 
     Inputs: the loop's carried values (what the body assigns), then every other value the condition or the
     body reads. Output: a tuple of the final carried values and, last, the list of the carried values at
-    the start of each iteration (kept for the backward pass).
+    the start of each iteration (kept for the backward pass), each followed by a copy of the Parameters the
+    body reads before it writes them (``kept_parameters``: each iteration reads the previous one's write).
     """
 
     def __init__(self, cond_graph, body_graph, n_carried, parts):
@@ -196,13 +197,18 @@ class While(_ControlFlow):
         self.parts = parts + [((), np.dtype(object))]
         self.side_effect = _has_side_effect(cond_graph) or _has_side_effect(body_graph)
         self.parameters, self.writes = _parameters_used(cond_graph, body_graph)
+        self.kept_parameters = tuple(_read_before_written(body_graph))
+
+    def kept_values(self, vals):
+        """What the loop keeps of an iteration for its backward: the carried values, then the kept Parameters."""
+        return list(vals) + [np.array(p._data) for p in self.kept_parameters]
 
     def _loop(self, run_cond, run_body, xs):
         k = self.n_carried
         vals, rest = list(xs[:k]), list(xs[k:])
         kept = []
         while bool(run_cond(vals + rest)[0]):
-            kept.append(vals)
+            kept.append(self.kept_values(vals))
             vals = list(run_body(vals + rest))
         return (*vals, kept)
 
@@ -238,20 +244,24 @@ class While(_ControlFlow):
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
         inputs = list(xs)
         wanted = _wanted(self.parameters, needs)
-        # A read of a Parameter before the body writes it sees the previous iteration's write: not kept
-        # (the copy taken before the loop is right for the first iteration only).
-        saved = dict(REPLAY_PARAMETERS)
-        REPLAY_PARAMETERS.update({id(p): Unknown for p in _read_before_written(self.body_graph)})
-        try:
-            grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
-                self.body_graph, a[:len(inputs)], a[len(inputs):], wanted), [*inputs, *douts])
-        finally:
-            REPLAY_PARAMETERS.clear()
-            REPLAY_PARAMETERS.update(saved)
+        copies = self.kept_parameters  # the body's backward reads them as kept with each iteration
+        c, n = len(copies), len(inputs)
+
+        def body_backward(*a):  # a: carried, the kept Parameters, the other inputs, the douts
+            saved = dict(REPLAY_PARAMETERS)
+            REPLAY_PARAMETERS.update({id(p): t for p, t in zip(copies, a[k:k + c])})
+            try:
+                return graph_gradients(self.body_graph, [*a[:k], *a[k + c:n + c]], a[n + c:], wanted)
+            finally:
+                REPLAY_PARAMETERS.clear()
+                REPLAY_PARAMETERS.update(saved)
+
+        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", body_backward,
+                                                [*inputs[:k], *copies, *inputs[k:], *douts])
         grad_graph.outputs = [sub.value_of(g) for g in grads]
         extra = [outer for outer, _ in sub.captured.values()]
         parts = [(v.shape, v.dtype) for v in self.body_graph.inputs] + [(tuple(p.shape), p._np_dtype) for p in wanted]
-        node = WhileGrad(grad_graph, k, len(inputs) - k, len(extra), parts)
+        node = WhileGrad(grad_graph, k, len(inputs) - k, len(extra), parts, c)
         res = node(kept, *xs[k:], *douts, *[v.handle for v in extra])
         grads = [TupleGetItem(i)(res) for i in range(len(parts))]
         return (*grads[:len(inputs)], *_spread(self.parameters, wanted, grads[len(inputs):]))
@@ -260,11 +270,13 @@ class While(_ControlFlow):
 class WhileGrad(_ControlFlow):
     """The backward of a While: for each kept iteration, last first, the body's backward subgraph maps the
     gradient of the iteration's outputs to the gradient of its inputs; gradients of values the body only
-    reads add up over the iterations."""
+    reads add up over the iterations. Its subgraph's inputs: an iteration's kept values (carried values,
+    then ``n_copies`` kept Parameters), the other inputs, the douts, values captured from outside."""
 
-    def __init__(self, grad_graph, n_carried, n_rest, n_extra, parts):
+    def __init__(self, grad_graph, n_carried, n_rest, n_extra, parts, n_copies=0):
         super().__init__()
         self.grad_graph, self.n_carried, self.n_rest, self.n_extra = grad_graph, n_carried, n_rest, n_extra
+        self.n_copies = n_copies
         self.subgraphs = (("body backward", grad_graph),)
         self.parts = parts
         self.parameters, self.writes = _parameters_used(grad_graph)  # a second derivative is refused

@@ -70,9 +70,10 @@ def trace_subgraph(name, fn, explicit=()):
 
 class Unknown:
     """What a Parameter holds in a replay where the replay cannot give the value the forward read: after a write
-    it does not know (a nested loop's, an op other than Assign), or a loop body's read of the previous
-    iteration's write. Such a read gets a stand-in (a copy of the Parameter as it is when the backward runs);
-    ``graph_gradients`` refuses it if a gradient depends on it."""
+    it does not know (a nested loop's, an op other than Assign), or, in a nested loop recorded again, a read of
+    the previous iteration's write (a top-level loop keeps those: ``While.kept_parameters``). Such a read gets a
+    stand-in (a copy of the Parameter as it is when the backward runs); ``graph_gradients`` refuses it if a
+    gradient depends on it."""
 
 
 # The stand-ins of a replay and the values made from them (Values of the graphs being traced).
