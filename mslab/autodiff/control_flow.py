@@ -19,13 +19,13 @@ import numpy as np
 from mslab.autodiff.backprop import REPLAY_PARAMETERS
 from mslab.autodiff.subgraphs import (
     UNDEFINED,
-    Unknown,
     describe,
     error,
     graph_gradients,
     is_symbolic,
     load,
     merge_outputs,
+    parameter_now,
     replay,
     same,
     tensor_for,
@@ -154,16 +154,22 @@ class If(_ControlFlow):
 
     def replay(self, ins, parameters):
         """This If recorded again for a backward's recomputation: a new If whose branches replay these ones,
-        reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``)."""
+        reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``), and giving what they write
+        as further outputs. Returns its output and ``{id(Parameter): value written}``."""
         cond, xs = ins[0], ins[1:]
-        name = state.tracer.graph.name
+        name, writes = state.tracer.graph.name, self.writes
         branches = []
         for label, graph in self.subgraphs:
-            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", lambda g=graph: replay(g, xs, parameters)[0])
+            def branch(g=graph):
+                outs, _, now = replay(g, xs, parameters)
+                return [*outs, *[parameter_now(p, now) for p in writes]]
+            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", branch)
             sub_graph.outputs = [sub.value_of(t) for t in outs]
             branches.append((sub_graph, sub))
         outer = unify_inputs(branches)
-        return If(branches[0][0], branches[1][0], self.parts)(cond, *[v.handle for v in outer])
+        parts = self.parts + [(tuple(p.shape), p._np_dtype) for p in writes]
+        out = If(branches[0][0], branches[1][0], parts)(cond, *[v.handle for v in outer])
+        return out, {id(p): TupleGetItem(len(self.parts) + j)(out) for j, p in enumerate(writes)}
 
     def bprop(self, cond, *rest, needs=None):
         """An If over the two branches' backward graphs: each recomputes its branch and differentiates it
@@ -221,19 +227,25 @@ class While(_ControlFlow):
 
     def replay(self, ins, parameters):
         """This While recorded again for a backward's recomputation: a new While whose condition and body
-        replay these ones, reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``)."""
-        parameters = {**parameters, **{id(p): Unknown for p in _read_before_written(self.body_graph)}}
-        k = self.n_carried
+        replay these ones, reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``). The
+        Parameters the body writes go round the new loop as carried values (an iteration reads the previous
+        one's writes). Returns its output and ``{id(Parameter): value written}``."""
+        k, writes = self.n_carried, self.writes
         carried, rest = list(ins[:k]), list(ins[k:])
+        start = [parameter_now(p, parameters) for p in writes]
         name = state.tracer.graph.name
         graphs = []
         for label, graph in self.subgraphs:
-            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", lambda *a, g=graph: replay(
-                g, [*a, *rest], parameters)[0], carried)
+            def run(*a, g=graph, is_body=label == "body"):
+                outs, _, now = replay(g, [*a[:k], *rest], {**parameters, **{id(p): t for p, t in zip(writes, a[k:])}})
+                return [*outs, *[parameter_now(p, now) for p in writes]] if is_body else outs
+            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", run, [*carried, *start])
             sub_graph.outputs = [sub.value_of(t) for t in outs]
             graphs.append((sub_graph, sub))
         outer = unify_inputs(graphs)
-        return While(graphs[0][0], graphs[1][0], k, self.parts[:-1])(*carried, *[v.handle for v in outer])
+        parts = self.parts[:-1] + [(tuple(p.shape), p._np_dtype) for p in writes]
+        out = While(graphs[0][0], graphs[1][0], k + len(writes), parts)(*carried, *start, *[v.handle for v in outer])
+        return out, {id(p): TupleGetItem(k + j)(out) for j, p in enumerate(writes)}
 
     def bprop(self, *rest, needs=None):
         """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values (gradients

@@ -70,10 +70,8 @@ def trace_subgraph(name, fn, explicit=()):
 
 class Unknown:
     """What a Parameter holds in a replay where the replay cannot give the value the forward read: after a write
-    it does not know (a nested loop's, an op other than Assign), or, in a nested loop recorded again, a read of
-    the previous iteration's write (a top-level loop keeps those: ``While.kept_parameters``). Such a read gets a
-    stand-in (a copy of the Parameter as it is when the backward runs); ``graph_gradients`` refuses it if a
-    gradient depends on it."""
+    by an op other than Assign. Such a read gets a stand-in (a copy of the Parameter as it is when the backward
+    runs); ``graph_gradients`` refuses it if a gradient depends on it."""
 
 
 # The stand-ins of a replay and the values made from them (Values of the graphs being traced).
@@ -86,7 +84,8 @@ def replay(graph, args, parameters=None):
     A Parameter is read as the forward read it: ``parameters`` (id -> tensor; autodiff's ``REPLAY_PARAMETERS``
     by default) holds the copy autodiff took before the control-flow node where a write changed it since;
     after a write in the subgraph, the value written. Writes are not recorded again: the forward did them,
-    once. Nested control flow is recorded again the same way (``replay`` of If and While).
+    once. Nested control flow is recorded again the same way (``replay`` of If and While), giving the values
+    it wrote as outputs. Returns the outputs, the nodes recorded, and what each Parameter holds at the end.
     """
     tr = state.tracer
     now = dict(REPLAY_PARAMETERS if parameters is None else parameters)
@@ -100,16 +99,24 @@ def replay(graph, args, parameters=None):
         if target is not None:
             env[n.out] = now[id(target.handle)] = _written_value(n, ins)
             continue
-        known = len(STAND_INS)
+        known, written = len(STAND_INS), {}
         if n.prim.subgraphs and hasattr(n.prim, "replay"):  # a nested If or While
-            env[n.out] = n.prim.replay(ins, now)
-            for p in n.prim.writes:  # its writes stay inside it
-                now[id(p)] = Unknown
+            env[n.out], written = n.prim.replay(ins, now)
+            now.update(written)
         else:
             env[n.out] = tr.record(n.prim, ins)
         if STAND_INS and (len(STAND_INS) > known or any(_stands_in(tr, x._sym) for x in ins if isinstance(x, Tensor))):
-            STAND_INS.add(tr.value_of(env[n.out]))
-    return [_read(v, env, now, None) for v in graph.outputs], tr.graph.nodes[start:]
+            STAND_INS.update(tr.value_of(t) for t in [env[n.out], *written.values()])
+    return [_read(v, env, now, None) for v in graph.outputs], tr.graph.nodes[start:], now
+
+
+def parameter_now(p, now):
+    """What Parameter ``p`` holds in a replay whose Parameters hold ``now`` (a stand-in where that is unknown)."""
+    value = now.get(id(p), p)
+    if value is Unknown:
+        value = array_ops.Identity()(p)
+        STAND_INS.add(value._sym)
+    return value
 
 
 def _read(v, env, now, node):
@@ -120,11 +127,7 @@ def _read(v, env, now, node):
         return env[v]
     if node is not None and v is node.written_parameter:  # the Parameter written, not a read of it
         return v.handle
-    value = now.get(id(v.handle), v.handle)
-    if value is Unknown:
-        value = array_ops.Identity()(v.handle)
-        STAND_INS.add(value._sym)
-    return value
+    return parameter_now(v.handle, now)
 
 
 def _stands_in(tracer, v):
@@ -152,14 +155,14 @@ def _refuse_stand_ins_on_gradient_path(tracer, nodes, roots, targets):
             if any(_stands_in(tracer, v) for v in ins):
                 raise GraphModeError(
                     "mslab cannot differentiate through this tensor `if`/`while`: the gradient needs a Parameter's "
-                    "value as the forward read it after a write inside a loop (an assign or `self.w = ...`), "
-                    "which the backward does not keep; move the write out of the loop"
+                    "value as the forward read it after an in-place write the backward cannot recompute (only "
+                    "Assign's, `self.w = ...`, can be); move the write out of the `if`/`while`"
                     + (f"\n  at {n.source}" if n.source else ""))
 
 
 def _written_value(n, ins):
     """What write node ``n`` put into its Parameter: for an Assign its value input (in the Parameter's dtype)."""
-    if not isinstance(n.prim, array_ops.Assign):
+    if type(n.prim) is not array_ops.Assign:  # (AssignAdd is a subclass: its value is not what it wrote)
         return Unknown
     value, dtype = ins[1], mstype.from_numpy(n.written_parameter.dtype)
     if not isinstance(value, Tensor):
@@ -173,7 +176,7 @@ def graph_gradients(graph, xs, douts, weights=()):
     tr = state.tracer
     _depth[0] += 1
     try:
-        outs, nodes = replay(graph, xs)
+        outs, nodes, _ = replay(graph, xs)
         roots = [tr.value_of(o) for o in outs]
         read_as = [REPLAY_PARAMETERS.get(id(p), p) for p in weights]
         sources = [*xs, *[p if r is Unknown else r for p, r in zip(weights, read_as)]]
