@@ -78,7 +78,7 @@ def _parameters_used(*graphs):
 
 def _read_before_written(graph):
     """The Parameters a loop body writes and reads before its write: such a read sees the previous iteration's
-    write, a value the backward's recomputation of one iteration does not have."""
+    write, so the loop keeps a copy of them with each iteration for its backward (``While.kept_parameters``)."""
     written = {id(p) for p in _parameters_used(graph)[1]}
     done, early = set(), []
     for n in graph.nodes:
