@@ -25,9 +25,10 @@ the Parameter as it is when the rule runs, as MindSpore's PYNATIVE mode does.)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -104,6 +105,19 @@ def _weights_in(values: Iterable[Value]) -> set[int]:
 
 # While a control-flow node's rule runs: id(Parameter) -> the copy its subgraphs' recomputation reads instead
 REPLAY_PARAMETERS: dict[int, Tensor] = {}
+_NO_COPIES = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def reading_parameters_as(copies: dict[int, Any]) -> Iterator[None]:
+    """Within the block, a recomputation of a subgraph reads each Parameter of ``copies`` (by id) as its copy."""
+    saved = dict(REPLAY_PARAMETERS)
+    REPLAY_PARAMETERS.update(copies)
+    try:
+        yield
+    finally:
+        REPLAY_PARAMETERS.clear()
+        REPLAY_PARAMETERS.update(saved)
 
 
 def _snapshots(tracer: Tracer, nodes: Iterable[Node], active: list[Node]) -> dict[Node, dict[int, Tensor]]:
@@ -142,11 +156,9 @@ def _call_rule(n: Node, dout: Any, relevant: set[Value], copies: dict[int, Tenso
     """Node ``n``'s bprop rule on its recorded tensors: one gradient per input (None where none flows), then one
     per Parameter its subgraphs read (control flow only). ``copies``: Parameters to read as these copies."""
     ins = [v.handle if type(v) is Value else v for v in n.inputs]
-    saved = dict(REPLAY_PARAMETERS) if copies else None
     if copies:
         ins = [copies.get(id(x), x) for x in ins]
-        REPLAY_PARAMETERS.update(copies)
-    try:
+    with reading_parameters_as(copies) if copies else _NO_COPIES:
         if _takes_needs(type(n.prim)):  # type: ignore[arg-type]  # (mypy takes type[Any] for unhashable)
             needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
             if n.prim.parameters:
@@ -155,10 +167,6 @@ def _call_rule(n: Node, dout: Any, relevant: set[Value], copies: dict[int, Tenso
             grads = n.prim.bprop(*ins, n.out.handle, dout, needs=needs)
         else:
             grads = n.prim.bprop(*ins, n.out.handle, dout)
-    finally:
-        if saved is not None:
-            REPLAY_PARAMETERS.clear()
-            REPLAY_PARAMETERS.update(saved)
     if len(grads) != len(ins) + len(n.prim.parameters):
         raise RuntimeError(f"bprop of {n.prim.name} returned {len(grads)} gradients for {len(ins)} inputs")
     return grads

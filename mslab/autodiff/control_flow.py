@@ -16,7 +16,7 @@ same idea with fewer boxes.)
 """
 import numpy as np
 
-from mslab.autodiff.backprop import REPLAY_PARAMETERS
+from mslab.autodiff.backprop import reading_parameters_as
 from mslab.autodiff.subgraphs import (
     UNDEFINED,
     describe,
@@ -260,13 +260,8 @@ class While(_ControlFlow):
         c, n = len(copies), len(inputs)
 
         def body_backward(*a):  # a: carried, the kept Parameters, the other inputs, the douts
-            saved = dict(REPLAY_PARAMETERS)
-            REPLAY_PARAMETERS.update({id(p): t for p, t in zip(copies, a[k:k + c])})
-            try:
+            with reading_parameters_as({id(p): t for p, t in zip(copies, a[k:k + c])}):
                 return graph_gradients(self.body_graph, [*a[:k], *a[k + c:n + c]], a[n + c:], wanted)
-            finally:
-                REPLAY_PARAMETERS.clear()
-                REPLAY_PARAMETERS.update(saved)
 
         grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", body_backward,
                                                 [*inputs[:k], *copies, *inputs[k:], *douts])

@@ -20,7 +20,7 @@ BUDGETS = {
     "core": ("core", 1450),
     "ir": ("ir", 1000),
     "ops": ("ops", 6200),
-    "autodiff": ("autodiff", 1000),
+    "autodiff": ("autodiff", 1040),
     "runtime": ("runtime", 800),
     "fast (speed layer)": ("fast", 750),
 }
