@@ -207,6 +207,8 @@ class While(_ControlFlow):
 
     def kept_values(self, vals):
         """What the loop keeps of an iteration for its backward: the carried values, then the kept Parameters."""
+        if not self.kept_parameters:  # the usual loop: no copy to make
+            return vals
         return list(vals) + [np.array(p._data) for p in self.kept_parameters]
 
     def _loop(self, run_cond, run_body, xs):
