@@ -13,22 +13,30 @@ declares a ``needs`` argument and is told which inputs want a gradient.
 
 A control-flow node (If, While) has a tuple output: the nodes that pick its elements (TupleGetItem,
 whose primitives carry ``tuple_index``) pass their gradients to that position of the tuple's gradient,
-and the control-flow node's bprop receives the list. Values computed on the host (JIT Fallback) stop
-gradients, as MindSpore's PyExecute nodes do.
+and the control-flow node's bprop receives the list. A Parameter that a branch or a loop body reads is no
+input of the control-flow node (it is read where it lives), so the node lists it in ``prim.parameters``; its
+bprop returns their gradients after the inputs'. Values computed on the host (JIT Fallback) stop gradients, as
+MindSpore's PyExecute nodes do.
+
+A Parameter written in place (Assign) after a node read it: in GRAPH mode the node's rule must see the value
+it read, as MindSpore's Load nodes give it, so a copy is taken right before the read (``_snapshots``); a
+control-flow node's rule recomputes its subgraphs on that copy (``REPLAY_PARAMETERS``). (PYNATIVE reads
+the Parameter as it is when the rule runs, as MindSpore's PYNATIVE mode does.)
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from mslab.core import tensor_hooks
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Node, Value
-from mslab.ir.tracer import Recorder
-from mslab.ops import math_ops, shape_ops
+from mslab.ir.graph import Node, Value, ValueKind
+from mslab.ir.tracer import Recorder, Tracer
+from mslab.ops import array_ops, math_ops, shape_ops
 from mslab.ops.primitive import Primitive, sum_to
 
 
@@ -41,6 +49,7 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
     Returns one Tensor per target, or None where no path leads from the target to a root.
     """
     active, relevant = _on_paths_from(targets, nodes)
+    snapshots = _snapshots(recorder, nodes, active) if isinstance(recorder, Tracer) else {}
     grads: dict[Value, Any] = {}  # a Tensor, or for a tuple value a list with one gradient per element
     with recorder.backward_of(None):
         for root, s in zip(roots, sens):
@@ -62,8 +71,13 @@ def backprop(recorder: Recorder, nodes: Iterable[Node], roots: Sequence[Value], 
             if n.prim.tuple_index is not None:  # picks one element of a tuple: its gradient goes to that position
                 _accumulate_element(grads, n.inputs[0], n.prim.tuple_index, dout)
                 continue
-            for v, g in zip(n.inputs, _call_rule(n, dout, relevant)):
+            rule_grads = _call_rule(n, dout, relevant, snapshots.get(n))
+            for v, g in zip(n.inputs, rule_grads):
                 if g is not None and type(v) is Value and v in relevant:
+                    _accumulate(grads, v, g)
+            for p, g in zip(n.prim.parameters, rule_grads[len(n.inputs):]):  # read inside control flow
+                v = recorder.graph.param_value(p)
+                if g is not None and v in relevant:
                     _accumulate(grads, v, g)
     with recorder.backward_of(None):  # a hooked input's (or Parameter's) gradient is whole only now
         return [g if g is None or t in hooked else tensor_hooks.hooked(t.handle, g)
@@ -83,24 +97,87 @@ def _differentiable(v: Value) -> bool:
 def _on_paths_from(targets: Iterable[Value], nodes: Iterable[Node]) -> tuple[list[Node], set[Value]]:
     """The nodes that depend on a target (in run order), and every value they make depend on one."""
     relevant = {t for t in targets if _differentiable(t)}
+    weights = _weights_in(relevant)
     active = []
     for n in nodes:
-        if n.prim.differentiable and any(type(v) is Value and v in relevant for v in n.inputs) \
+        if n.prim.differentiable and (any(type(v) is Value and v in relevant for v in n.inputs)
+                                      or weights and any(id(p) in weights for p in n.prim.parameters)) \
                 and _differentiable(n.out):
             relevant.add(n.out)
             active.append(n)
     return active, relevant
 
 
-def _call_rule(n: Node, dout: Any, relevant: set[Value]) -> Sequence[Tensor | None]:
-    """Node ``n``'s bprop rule on its recorded tensors: one gradient per input (None where none flows)."""
+def _weights_in(values: Iterable[Value]) -> set[int]:
+    """The ids of the Parameters among ``values`` (to find the control-flow nodes that read them)."""
+    return {id(v.handle) for v in values if v.kind == ValueKind.PARAM}
+
+
+# While a control-flow node's rule runs: id(Parameter) -> the copy its subgraphs' recomputation reads instead
+REPLAY_PARAMETERS: dict[int, Tensor] = {}
+_NO_COPIES = contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def reading_parameters_as(copies: dict[int, Any]) -> Iterator[None]:
+    """Within the block, a recomputation of a subgraph reads each Parameter of ``copies`` (by id) as its copy."""
+    saved = dict(REPLAY_PARAMETERS)
+    REPLAY_PARAMETERS.update(copies)
+    try:
+        yield
+    finally:
+        REPLAY_PARAMETERS.clear()
+        REPLAY_PARAMETERS.update(saved)
+
+
+def _snapshots(tracer: Tracer, nodes: Iterable[Node], active: list[Node]) -> dict[Node, dict[int, Tensor]]:
+    """For each active node that reads a Parameter a later node writes: id(Parameter) -> a copy of it, recorded
+    right before the node (MindSpore's Load): its gradient rule must see the value it read, not the one written."""
+    order = list(nodes)
+    last_write: dict[int, int] = {}
+    for i, n in enumerate(order):
+        if n.prim.side_effect:
+            target = n.written_parameter
+            for p in [target.handle] if target is not None else getattr(n.prim, "writes", ()):
+                last_write[id(p)] = i
+    if not last_write:
+        return {}
+    position = {n: i for i, n in enumerate(order)}
+    out: dict[Node, dict[int, Tensor]] = {}
+    for n in active:
+        read = [v.handle for v in n.inputs if type(v) is Value and v.kind == ValueKind.PARAM] + list(n.prim.parameters)
+        for p in read:
+            if last_write.get(id(p), -1) >= position[n]:  # a control-flow node may write what it reads
+                out.setdefault(n, {})[id(p)] = _copy_before(tracer, n, p)
+    return out
+
+
+def _copy_before(tracer: Tracer, n: Node, p: Any) -> Tensor:
+    """A copy of Parameter ``p`` recorded just before node ``n`` (with its phase, scope and line)."""
+    copy = array_ops.Identity()(p)
+    node = tracer.graph.nodes.pop()
+    node.phase, node.scope, node.source, node.grad_of = n.phase, n.scope, n.source, n.grad_of
+    tracer.graph.nodes.insert(tracer.graph.nodes.index(n), node)
+    return copy
+
+
+def _call_rule(n: Node, dout: Any, relevant: set[Value], copies: dict[int, Tensor] | None = None
+               ) -> Sequence[Tensor | None]:
+    """Node ``n``'s bprop rule on its recorded tensors: one gradient per input (None where none flows), then one
+    per Parameter its subgraphs read (control flow only). ``copies``: Parameters to read as these copies."""
     ins = [v.handle if type(v) is Value else v for v in n.inputs]
-    if _takes_needs(type(n.prim)):  # type: ignore[arg-type]  # (mypy takes type[Any] for unhashable)
-        needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
-        grads = n.prim.bprop(*ins, n.out.handle, dout, needs=needs)
-    else:
-        grads = n.prim.bprop(*ins, n.out.handle, dout)
-    if len(grads) != len(ins):
+    if copies:
+        ins = [copies.get(id(x), x) for x in ins]
+    with reading_parameters_as(copies) if copies else _NO_COPIES:
+        if _takes_needs(type(n.prim)):  # type: ignore[arg-type]  # (mypy takes type[Any] for unhashable)
+            needs = tuple(type(v) is Value and v in relevant for v in n.inputs)
+            if n.prim.parameters:
+                weights = _weights_in(relevant)
+                needs += tuple(id(p) in weights for p in n.prim.parameters)
+            grads = n.prim.bprop(*ins, n.out.handle, dout, needs=needs)
+        else:
+            grads = n.prim.bprop(*ins, n.out.handle, dout)
+    if len(grads) != len(ins) + len(n.prim.parameters):
         raise RuntimeError(f"bprop of {n.prim.name} returned {len(grads)} gradients for {len(ins)} inputs")
     return grads
 

@@ -16,6 +16,7 @@ same idea with fewer boxes.)
 """
 import numpy as np
 
+from mslab.autodiff.backprop import reading_parameters_as
 from mslab.autodiff.subgraphs import (
     UNDEFINED,
     describe,
@@ -24,6 +25,8 @@ from mslab.autodiff.subgraphs import (
     is_symbolic,
     load,
     merge_outputs,
+    parameter_now,
+    replay,
     same,
     tensor_for,
     trace_subgraph,
@@ -33,7 +36,7 @@ from mslab.autodiff.subgraphs import (
 from mslab.core import state
 from mslab.core.tensor import Tensor
 from mslab.ir.evaluate import run_graph
-from mslab.ir.graph import Value
+from mslab.ir.graph import Value, ValueKind
 from mslab.ops import math_ops, shape_ops, unary_ops
 from mslab.ops.primitive import Primitive
 
@@ -43,6 +46,49 @@ __all__ = ["If", "While", "WhileGrad", "TupleGetItem", "if_", "while_", "and_", 
 
 def _has_side_effect(graph):
     return any(n.prim.side_effect for n in graph.nodes)
+
+
+def _parameters_used(*graphs):
+    """``(read, written)``: the Parameters the subgraphs read, and those they write (Assign, ``self.w = t``),
+    control flow nested in them included; each once, in first-use order.
+
+    A Parameter is read where it lives, not passed in as an input, so the node must name the ones it reads for
+    autodiff (``Primitive.parameters``): a weight used inside a loop body gets its gradient through the loop's
+    bprop.
+    """
+    read, written = {}, {}
+    for g in graphs:
+        wrote = {}  # the output of a write: the Parameter it wrote (reading it reads the Parameter)
+        for n in g.nodes:
+            target = n.written_parameter
+            if target is not None:
+                written.setdefault(id(target.handle), target.handle)
+                wrote[n.out] = target
+            for v in n.inputs:
+                if type(v) is Value and v.kind == ValueKind.PARAM and v is not target:
+                    read.setdefault(id(v.handle), v.handle)
+                elif type(v) is Value and v in wrote:
+                    read.setdefault(id(wrote[v].handle), wrote[v].handle)
+            for p in n.prim.parameters:
+                read.setdefault(id(p), p)
+            for p in getattr(n.prim, "writes", ()):  # a nested If or While
+                written.setdefault(id(p), p)
+    return tuple(read.values()), tuple(written.values())
+
+
+def _read_before_written(graph):
+    """The Parameters a loop body writes and reads before its write: such a read sees the previous iteration's
+    write, so the loop keeps a copy of them with each iteration for its backward (``While.kept_parameters``)."""
+    written = {id(p) for p in _parameters_used(graph)[1]}
+    done, early = set(), []
+    for n in graph.nodes:
+        target = n.written_parameter
+        reads = [v.handle for v in n.inputs if type(v) is Value and v.kind == ValueKind.PARAM and v is not target]
+        for p in reads + list(n.prim.parameters):
+            if id(p) in written and id(p) not in done and all(p is not q for q in early):
+                early.append(p)
+        done |= {id(p) for p in ([target.handle] if target is not None else getattr(n.prim, "writes", ()))}
+    return early
 
 
 # ---- primitives ------------------------------------------------------------------------------------------------
@@ -97,6 +143,7 @@ class If(_ControlFlow):
         self.subgraphs = (("then", then_graph), ("else", else_graph))
         self.parts = parts
         self.side_effect = _has_side_effect(then_graph) or _has_side_effect(else_graph)
+        self.parameters, self.writes = _parameters_used(then_graph, else_graph)
 
     def compute(self, cond, *xs):
         return tuple(run_graph(self.then_graph if bool(cond) else self.else_graph, xs))
@@ -105,18 +152,39 @@ class If(_ControlFlow):
         run_then, run_else = compile_graph(self.then_graph), compile_graph(self.else_graph)
         return lambda cond, *xs: tuple((run_then if cond else run_else)(list(xs)))
 
-    def bprop(self, cond, *rest):
-        """An If over the two branches' backward graphs: each recomputes its branch and differentiates it."""
+    def replay(self, ins, parameters):
+        """This If recorded again for a backward's recomputation: a new If whose branches replay these ones,
+        reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``), and giving what they write
+        as further outputs. Returns its output and ``{id(Parameter): value written}``."""
+        cond, xs = ins[0], ins[1:]
+        name, writes = state.tracer.graph.name, self.writes
+        branches = []
+        for label, graph in self.subgraphs:
+            def branch(g=graph):
+                outs, _, now = replay(g, xs, parameters)
+                return [*outs, *[parameter_now(p, now) for p in writes]]
+            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", branch)
+            sub_graph.outputs = [sub.value_of(t) for t in outs]
+            branches.append((sub_graph, sub))
+        outer = unify_inputs(branches)
+        parts = self.parts + [(tuple(p.shape), p._np_dtype) for p in writes]
+        out = If(branches[0][0], branches[1][0], parts)(cond, *[v.handle for v in outer])
+        return out, {id(p): TupleGetItem(len(self.parts) + j)(out) for j, p in enumerate(writes)}
+
+    def bprop(self, cond, *rest, needs=None):
+        """An If over the two branches' backward graphs: each recomputes its branch and differentiates it
+        (w.r.t. the values it reads, then the Parameters in ``needs``)."""
         xs, dout = rest[:-2], rest[-1]
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout, self.parts)]
+        wanted = _wanted(self.parameters, needs)
 
         def backward_of(graph):
             def branch():
-                return graph_gradients(graph, xs, douts)
+                return graph_gradients(graph, xs, douts, wanted)
             return branch
 
         grads = if_(cond, backward_of(self.then_graph), backward_of(self.else_graph), (), ())
-        return (None, *grads)
+        return (None, *grads[:len(xs)], *_spread(self.parameters, wanted, grads[len(xs):]))
 
 
 class While(_ControlFlow):
@@ -124,7 +192,8 @@ class While(_ControlFlow):
 
     Inputs: the loop's carried values (what the body assigns), then every other value the condition or the
     body reads. Output: a tuple of the final carried values and, last, the list of the carried values at
-    the start of each iteration (kept for the backward pass).
+    the start of each iteration (kept for the backward pass), each followed by a copy of the Parameters the
+    body reads before it writes them (``kept_parameters``: each iteration reads the previous one's write).
     """
 
     def __init__(self, cond_graph, body_graph, n_carried, parts):
@@ -133,13 +202,21 @@ class While(_ControlFlow):
         self.subgraphs = (("cond", cond_graph), ("body", body_graph))
         self.parts = parts + [((), np.dtype(object))]
         self.side_effect = _has_side_effect(cond_graph) or _has_side_effect(body_graph)
+        self.parameters, self.writes = _parameters_used(cond_graph, body_graph)
+        self.kept_parameters = tuple(_read_before_written(body_graph))
+
+    def kept_values(self, vals):
+        """What the loop keeps of an iteration for its backward: the carried values, then the kept Parameters."""
+        if not self.kept_parameters:  # the usual loop: no copy to make
+            return vals
+        return list(vals) + [np.array(p._data) for p in self.kept_parameters]
 
     def _loop(self, run_cond, run_body, xs):
         k = self.n_carried
         vals, rest = list(xs[:k]), list(xs[k:])
         kept = []
         while bool(run_cond(vals + rest)[0]):
-            kept.append(vals)
+            kept.append(self.kept_values(vals))
             vals = list(run_body(vals + rest))
         return (*vals, kept)
 
@@ -150,33 +227,68 @@ class While(_ControlFlow):
         run_cond, run_body = compile_graph(self.cond_graph), compile_graph(self.body_graph)
         return lambda *xs: self._loop(run_cond, run_body, xs)
 
-    def bprop(self, *rest):
-        """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values."""
+    def replay(self, ins, parameters):
+        """This While recorded again for a backward's recomputation: a new While whose condition and body
+        replay these ones, reading Parameters as ``parameters`` gives them (see ``subgraphs.replay``). The
+        Parameters the body writes go round the new loop as carried values (an iteration reads the previous
+        one's writes). Returns its output and ``{id(Parameter): value written}``."""
+        k, writes = self.n_carried, self.writes
+        carried, rest = list(ins[:k]), list(ins[k:])
+        start = [parameter_now(p, parameters) for p in writes]
+        name = state.tracer.graph.name
+        graphs = []
+        for label, graph in self.subgraphs:
+            def run(*a, g=graph, is_body=label == "body"):
+                outs, _, now = replay(g, [*a[:k], *rest], {**parameters, **{id(p): t for p, t in zip(writes, a[k:])}})
+                return [*outs, *[parameter_now(p, now) for p in writes]] if is_body else outs
+            sub_graph, sub, outs = trace_subgraph(f"{name}.{label}", run, [*carried, *start])
+            sub_graph.outputs = [sub.value_of(t) for t in outs]
+            graphs.append((sub_graph, sub))
+        outer = unify_inputs(graphs)
+        parts = self.parts[:-1] + [(tuple(p.shape), p._np_dtype) for p in writes]
+        out = While(graphs[0][0], graphs[1][0], k + len(writes), parts)(*carried, *start, *[v.handle for v in outer])
+        return out, {id(p): TupleGetItem(k + j)(out) for j, p in enumerate(writes)}
+
+    def bprop(self, *rest, needs=None):
+        """A WhileGrad node: the body's backward, once per iteration in reverse, on the kept values (gradients
+        w.r.t. the loop's inputs, then the Parameters in ``needs``, which add up over the iterations)."""
         xs, out, dout = rest[:-2], rest[-2], rest[-1]
         k = self.n_carried
         kept = TupleGetItem(k)(out)
         douts = [d if d is not None else zeros(shape, dtype) for d, (shape, dtype) in zip(dout[:k], self.parts)]
         inputs = list(xs)
-        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", lambda *a: graph_gradients(
-            self.body_graph, a[:len(inputs)], a[len(inputs):]), [*inputs, *douts])
+        wanted = _wanted(self.parameters, needs)
+        copies = self.kept_parameters  # the body's backward reads them as kept with each iteration
+        c, n = len(copies), len(inputs)
+
+        def body_backward(*a):  # a: carried, the kept Parameters, the other inputs, the douts
+            with reading_parameters_as({id(p): t for p, t in zip(copies, a[k:k + c])}):
+                return graph_gradients(self.body_graph, [*a[:k], *a[k + c:n + c]], a[n + c:], wanted)
+
+        grad_graph, sub, grads = trace_subgraph(f"{self.body_graph.name}.grad", body_backward,
+                                                [*inputs[:k], *copies, *inputs[k:], *douts])
         grad_graph.outputs = [sub.value_of(g) for g in grads]
         extra = [outer for outer, _ in sub.captured.values()]
-        parts = [(v.shape, v.dtype) for v in self.body_graph.inputs]
-        node = WhileGrad(grad_graph, k, len(inputs) - k, len(extra), parts)
+        parts = [(v.shape, v.dtype) for v in self.body_graph.inputs] + [(tuple(p.shape), p._np_dtype) for p in wanted]
+        node = WhileGrad(grad_graph, k, len(inputs) - k, len(extra), parts, c)
         res = node(kept, *xs[k:], *douts, *[v.handle for v in extra])
-        return tuple(TupleGetItem(i)(res) for i in range(len(inputs)))
+        grads = [TupleGetItem(i)(res) for i in range(len(parts))]
+        return (*grads[:len(inputs)], *_spread(self.parameters, wanted, grads[len(inputs):]))
 
 
 class WhileGrad(_ControlFlow):
     """The backward of a While: for each kept iteration, last first, the body's backward subgraph maps the
     gradient of the iteration's outputs to the gradient of its inputs; gradients of values the body only
-    reads add up over the iterations."""
+    reads add up over the iterations. Its subgraph's inputs: an iteration's kept values (carried values,
+    then ``n_copies`` kept Parameters), the other inputs, the douts, values captured from outside."""
 
-    def __init__(self, grad_graph, n_carried, n_rest, n_extra, parts):
+    def __init__(self, grad_graph, n_carried, n_rest, n_extra, parts, n_copies=0):
         super().__init__()
         self.grad_graph, self.n_carried, self.n_rest, self.n_extra = grad_graph, n_carried, n_rest, n_extra
+        self.n_copies = n_copies
         self.subgraphs = (("body backward", grad_graph),)
         self.parts = parts
+        self.parameters, self.writes = _parameters_used(grad_graph)  # a second derivative is refused
 
     def _run(self, run, kept, *xs):
         k, r = self.n_carried, self.n_rest
@@ -197,6 +309,20 @@ class WhileGrad(_ControlFlow):
 
     def bprop(self, *args):
         raise error("mslab cannot differentiate the backward pass of a tensor `while` loop a second time")
+
+
+def _wanted(parameters, needs):
+    """The Parameters (of a control-flow node's ``parameters``) whose gradients autodiff asks for: the last
+    flags of ``needs`` (all of them when the rule is called without ``needs``)."""
+    if needs is None:
+        return list(parameters)
+    return [p for p, need in zip(parameters, needs[len(needs) - len(parameters):]) if need]
+
+
+def _spread(parameters, wanted, grads):
+    """One gradient per Parameter of ``parameters``: those of ``wanted`` from ``grads``, None for the others."""
+    of = {id(p): g for p, g in zip(wanted, grads)}
+    return [of.get(id(p)) for p in parameters]
 
 
 # ---- what converted code calls ---------------------------------------------------------------------------------

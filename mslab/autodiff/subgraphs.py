@@ -7,12 +7,12 @@ values), so an If node has one output type whichever branch runs.
 """
 import numpy as np
 
-from mslab.autodiff.backprop import backprop
+from mslab.autodiff.backprop import REPLAY_PARAMETERS, backprop
 from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Tensor
-from mslab.ir.graph import Graph, Value
+from mslab.ir.graph import Graph, Value, ValueKind
 from mslab.ir.provenance import source_line
 from mslab.ir.tracer import Tracer, recording_with
 from mslab.ops import array_ops
@@ -68,26 +68,130 @@ def trace_subgraph(name, fn, explicit=()):
     return graph, sub, result
 
 
-def replay(graph, args):
-    """Record ``graph``'s nodes again in the active tracer on ``args`` (one per graph input)."""
+class Unknown:
+    """What a Parameter holds in a replay where the replay cannot give the value the forward read: after a write
+    by an op other than Assign. Such a read gets a stand-in (a copy of the Parameter as it is when the backward
+    runs); ``graph_gradients`` refuses it if a gradient depends on it."""
+
+
+# The stand-ins of a replay and the values made from them (Values of the graphs being traced).
+STAND_INS: set = set()
+
+
+def replay(graph, args, parameters=None):
+    """Record ``graph``'s nodes again in the active tracer on ``args`` (one per graph input), to differentiate them.
+
+    A Parameter is read as the forward read it: ``parameters`` (id -> tensor; autodiff's ``REPLAY_PARAMETERS``
+    by default) holds the copy autodiff took before the control-flow node where a write changed it since;
+    after a write in the subgraph, the value written. Writes are not recorded again: the forward did them,
+    once. Nested control flow is recorded again the same way (``replay`` of If and While), giving the values
+    it wrote as outputs. Returns the outputs, the nodes recorded, and what each Parameter holds at the end.
+    """
     tr = state.tracer
+    now = dict(REPLAY_PARAMETERS if parameters is None else parameters)
     env = dict(zip(graph.inputs, args))
-    for v in graph.params + graph.consts:
+    for v in graph.consts:
         env[v] = v.handle
     start = len(tr.graph.nodes)
     for n in graph.nodes:
-        env[n.out] = tr.record(n.prim, [env[v] if type(v) is Value else v for v in n.inputs])
-    return [env[v] for v in graph.outputs], tr.graph.nodes[start:]
+        target = n.written_parameter
+        ins = [_read(v, env, now, n) for v in n.inputs]
+        if target is not None:
+            env[n.out] = now[id(target.handle)] = _written_value(n, ins)
+            continue
+        known, written = len(STAND_INS), {}
+        if n.prim.subgraphs and hasattr(n.prim, "replay"):  # a nested If or While
+            env[n.out], written = n.prim.replay(ins, now)
+            now.update(written)
+        else:
+            env[n.out] = tr.record(n.prim, ins)
+        if STAND_INS and (len(STAND_INS) > known or any(_stands_in(tr, x._sym) for x in ins if isinstance(x, Tensor))):
+            STAND_INS.update(tr.value_of(t) for t in [env[n.out], *written.values()])
+    return [_read(v, env, now, None) for v in graph.outputs], tr.graph.nodes[start:], now
 
 
-def graph_gradients(graph, xs, douts):
-    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. its inputs, recorded in the active tracer."""
+def parameter_now(p, now):
+    """What Parameter ``p`` holds in a replay whose Parameters hold ``now`` (a stand-in where that is unknown)."""
+    value = now.get(id(p), p)
+    if value is Unknown:
+        value = array_ops.Identity()(p)
+        STAND_INS.add(value._sym)
+    return value
+
+
+def _read(v, env, now, node):
+    """The replay's value of a node input (or, for ``node`` None, an output) ``v``."""
+    if type(v) is not Value:
+        return v
+    if v.kind != ValueKind.PARAM:
+        return env[v]
+    if node is not None and v is node.written_parameter:  # the Parameter written, not a read of it
+        return v.handle
+    return parameter_now(v.handle, now)
+
+
+def _stands_in(tracer, v):
+    """Whether Value ``v`` of ``tracer``'s graph is a stand-in or made from one (through captured inputs too)."""
+    while v is not None:
+        if v in STAND_INS:
+            return True
+        outer = next((o for o, inner in tracer.captured.values() if inner is v), None)
+        v, tracer = outer, tracer.parent
+    return False
+
+
+def _refuse_stand_ins_on_gradient_path(tracer, nodes, roots, targets):
+    """The nodes whose bprop rules run (they depend on a target and lead to a root) must not read a stand-in."""
+    depends, on_path = set(targets), []
+    for n in nodes:
+        if n.prim.differentiable and any(type(v) is Value and v in depends for v in n.inputs):
+            depends.add(n.out)
+            on_path.append(n)
+    leads = set(roots)
+    for n in reversed(on_path):
+        if n.out in leads:
+            ins = [v for v in n.inputs if type(v) is Value]
+            leads.update(ins)
+            if any(_stands_in(tracer, v) for v in ins):
+                raise GraphModeError(
+                    "mslab cannot differentiate through this tensor `if`/`while`: the gradient needs a Parameter's "
+                    "value as the forward read it after an in-place write the backward cannot recompute (only "
+                    "Assign's, `self.w = ...`, can be); move the write out of the `if`/`while`"
+                    + (f"\n  at {n.source}" if n.source else ""))
+
+
+def _written_value(n, ins):
+    """What write node ``n`` put into its Parameter: for an Assign its value input (in the Parameter's dtype)."""
+    if type(n.prim) is not array_ops.Assign:  # (AssignAdd is a subclass: its value is not what it wrote)
+        return Unknown
+    value, dtype = ins[1], mstype.from_numpy(n.written_parameter.dtype)
+    if not isinstance(value, Tensor):
+        return Tensor(value, dtype)
+    return value if value.dtype == dtype else array_ops.cast(value, dtype)
+
+
+def graph_gradients(graph, xs, douts, weights=()):
+    """Gradients of ``graph``'s outputs (weighted by ``douts``) w.r.t. its inputs ``xs``, then w.r.t. the
+    Parameters ``weights`` it reads, recorded in the active tracer."""
     tr = state.tracer
-    outs, nodes = replay(graph, xs)
-    roots = [tr.value_of(o) for o in outs]
-    targets = [tr.value_of(x) for x in xs]
-    grads = backprop(tr, nodes, roots, list(douts), targets)
-    return tuple(g if g is not None else array_ops.zeros_like(x) for g, x in zip(grads, xs))
+    _depth[0] += 1
+    try:
+        outs, nodes, _ = replay(graph, xs)
+        roots = [tr.value_of(o) for o in outs]
+        read_as = [REPLAY_PARAMETERS.get(id(p), p) for p in weights]
+        sources = [*xs, *[p if r is Unknown else r for p, r in zip(weights, read_as)]]
+        targets = [tr.value_of(x) for x in sources]
+        if STAND_INS:
+            _refuse_stand_ins_on_gradient_path(tr, nodes, roots, targets)
+        grads = backprop(tr, nodes, roots, list(douts), targets)
+    finally:
+        _depth[0] -= 1
+        if not _depth[0]:  # the outermost backward of control flow is recorded: no stand-in is looked up again
+            STAND_INS.clear()
+    return tuple(g if g is not None else array_ops.zeros_like(x) for g, x in zip(grads, sources))
+
+
+_depth = [0]  # how many graph_gradients calls are under way (they nest: a branch's backward holds its inner If's)
 
 
 def zeros(shape, dtype):

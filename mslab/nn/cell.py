@@ -150,14 +150,18 @@ class Cell:
                     raise CellNestingError(f"{type(value).__name__} (as {type(self).__name__}.{name})",
                                            "Naming the parameters of", sys.getrecursionlimit()) from None
             d["_cells"][name] = value
-        elif isinstance(value, Tensor) and name in d.get("_params", ()) and any(c is self for c in state.cells):
+        elif isinstance(value, (Tensor, int, float)) and name in d.get("_params", ()) \
+                and any(c is self for c in state.cells):
             # ``self.weight = t`` inside construct keeps the Parameter and writes t's numbers into it, as MindSpore
             # does: an Assign while a graph is traced (later reads see the new value, no gradient flows through
-            # it), else set_data.
+            # it), else set_data (a Python number: GRAPH mode only, as in MindSpore).
             if state.tracer is not None:
                 array_ops.assign(d["_params"][name], value)
-            else:
+            elif isinstance(value, Tensor):
                 d["_params"][name].set_data(value)
+            else:
+                raise TypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
+                                f"'{type(value)}' as a parameter.")
             return
         elif isinstance(value, ParameterTuple):
             self._registries_ready()

@@ -66,6 +66,9 @@ class Primitive:
     # Control flow (If, While, WhileGrad) and a Cell with its own bprop: the ``(label, Graph)`` pairs the
     # node runs; the IR printer nests them under the node, passes optimise them too. Empty for other ops.
     subgraphs: tuple = ()
+    # Control flow (If, While): the Parameters its subgraphs read. Autodiff asks its bprop for their gradients
+    # too (after the inputs'), since no input of the node carries them.
+    parameters: tuple = ()
     # An op whose output is a tuple (If, While): ``[(shape, dtype)]`` of each element; None: one tensor.
     parts: list | None = None
     # Whether a PYNATIVE step's backward through this op may be traced once and replayed as a compiled graph

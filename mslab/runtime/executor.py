@@ -389,7 +389,7 @@ class Executor:
         cond, body = self._sub(prim.cond_graph), self._sub(prim.body_graph)
         vals, rest, kept, i = list(args[:k]), list(args[k:]), [], 0
         while bool(cond.run(vals + rest)[0]):
-            kept.append(vals)
+            kept.append(prim.kept_values(vals))
             vals = yield from body._inner_steps(vals + rest, (node, "body", i))
             i += 1
         return (*vals, kept)

@@ -53,9 +53,10 @@ def _feeds(node, sub):
     """
     outer = [v for v in node.inputs if type(v) is Value]
     pairs = []
-    if node.op == "WhileGrad":
-        pairs = [(outer[0], j) for j in range(node.prim.n_carried)]
-        outer, offset = outer[1:], node.prim.n_carried
+    if node.op == "WhileGrad":  # (an iteration's kept values: carried values, then kept Parameters)
+        offset = node.prim.n_carried + node.prim.n_copies
+        pairs = [(outer[0], j) for j in range(offset)]
+        outer = outer[1:]
     else:
         offset = 0
     m = min(len(outer), len(sub.inputs) - offset)
@@ -70,7 +71,7 @@ def _loop_pairs(node, label, sub):
         return [(i, i) for i in range(prim.n_carried)]
     if label == "body backward":  # a WhileGrad's: d(carried) of one iteration is the dout of the iteration before it
         k, r = prim.n_carried, prim.n_rest
-        return [(i, k + r + i) for i in range(k)]
+        return [(i, k + prim.n_copies + r + i) for i in range(k)]
     return []
 
 
