@@ -432,8 +432,10 @@ for step, inputs in enumerate((x, bad_x, bad_x, x, x, x, x)):
 # `Model(net, loss, opt, amp_level="O2")` raises `ValueError: Only loss_scale_manager=None or
 # loss_scale_manager=FixedLossScaleManager(drop_overflow_update=False) are supported on device CPU`.
 #
-# Here mslab differs on purpose: `Model` does not build MindSpore's mixed-precision training step, so
-# a `Model` with an `amp_level` other than "O0" only warns, and trains in float32. To compute in float16,
+# mslab raises the same error for "O2" (and for a `DynamicLossScaleManager` or a step-skipping
+# `FixedLossScaleManager`, as MindSpore does on a CPU). Where MindSpore accepts the level ("O1", "O3",
+# "auto"), mslab differs on purpose: its `Model` does not build MindSpore's mixed-precision training
+# step, so it only warns, and trains in float32. To compute in float16,
 # set it on the network yourself: `net.to_float(ms.float16)`, or `mslab.amp.auto_mixed_precision(net, "O2")`
 # (float16 except BatchNorm and LayerNorm, outputs cast back to float32, as in MindSpore).
 #
