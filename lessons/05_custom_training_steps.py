@@ -239,7 +239,10 @@ class TrainStepWrap(nn.Cell):
 # still works.)
 
 # %%
+import warnings
 from types import SimpleNamespace
+
+from mslab.ops.kernel_differences import DIFFERENCES, KernelDiffersFromDocs  # mslab only
 
 
 class TinyWideDeep(nn.Cell):
@@ -257,6 +260,8 @@ class TinyWideDeep(nn.Cell):
         return loss_w, loss_d
 
 
+# mslab warns once where a MindSpore CPU kernel computes other than its documentation: printed below instead
+warnings.filterwarnings("ignore", category=KernelDiffersFromDocs)  # mslab only
 ms.set_seed(1)
 rng = np.random.default_rng(0)
 features = Tensor(rng.normal(size=(8, 3)).astype(np.float32))
@@ -268,6 +273,7 @@ print("Adam updates:", [p.name for p in train_wd.optimizer_d.parameters])
 for step in range(5):
     loss_w, loss_d = train_wd(features, clicked)
     print(f"step {step}: loss_w {float(loss_w.asnumpy()):.5f}   loss_d {float(loss_d.asnumpy()):.5f}")
+print("FTRL here is MindSpore's CPU kernel:", DIFFERENCES["FTRL"])  # mslab only
 
 # %% [markdown]
 # Two details of the quoted code are worth a second look. `self.loss_net_w.set_grad()` is written
