@@ -30,6 +30,7 @@ from mslab.core.context import (
     reset_auto_parallel_context,
     set_auto_parallel_context,
     set_context,
+    set_recursion_limit,
 )
 from mslab.core.dtype import (
     bool_,

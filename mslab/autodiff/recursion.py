@@ -17,6 +17,7 @@ import numpy as np
 from mslab.autodiff.control_flow import TupleGetItem
 from mslab.autodiff.subgraphs import error, flat_items, trace_subgraph
 from mslab.core import state
+from mslab.core.context import call_depth_limit
 from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Tensor
 from mslab.ir.evaluate import run_graph
@@ -126,6 +127,11 @@ def call(converted, original, args, kwargs):
     """``converted(*args, **kwargs)`` while a graph is traced, recording a recursion as a graph that calls itself."""
     if state.tracer is None or kwargs or not any(isinstance(a, Tensor) for a in args):
         return converted(*args, **kwargs)
+    if len(_active) >= call_depth_limit():  # MindSpore 2.10's words (observed), first lines
+        raise RuntimeError(f"Exceed function call depth limit {call_depth_limit()}, (function call depth: "
+                           f"{len(_active) + 1}). It's always happened with complex construction of code or infinite "
+                           "recursion or loop. Please check the code if it's has the infinite recursion or call "
+                           "'mindspore.set_recursion_limit(recursion_limit=value)' to adjust this value.")
     target = getattr(original, "__func__", original)
     signature = (target.__code__, id(getattr(original, "__self__", None)), _kind(args))
     for frame in _active:

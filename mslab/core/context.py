@@ -41,6 +41,25 @@ _context = {
 _warned_target = False
 
 
+_recursion_limit: int | None = None  # set_recursion_limit's value; None: the context's max_call_depth
+
+
+def set_recursion_limit(recursion_limit: int = 1000) -> None:
+    """``mindspore.set_recursion_limit``: how deeply a compiled graph's function calls may nest. Over it, compiling
+    raises "Exceed function call depth limit ..."; it takes precedence over ``max_call_depth`` (observed on
+    MindSpore 2.10, whose ``get_context("max_call_depth")`` keeps its own value)."""
+    global _recursion_limit
+    if isinstance(recursion_limit, bool) or not isinstance(recursion_limit, int) or recursion_limit <= 0:
+        raise ValueError(f"The input value must be int and must > 0, but got '{recursion_limit}' with type "
+                         f"'{type(recursion_limit).__name__}'.")
+    _recursion_limit = recursion_limit
+
+
+def call_depth_limit() -> int:
+    """How deeply traced function calls may nest: ``set_recursion_limit``'s value, else ``max_call_depth``."""
+    return _recursion_limit if _recursion_limit is not None else int(_context["max_call_depth"])  # type: ignore[call-overload]
+
+
 def set_context(**kwargs):
     """Set context keys, e.g. ``set_context(mode=GRAPH_MODE, device_target="CPU")``.
 

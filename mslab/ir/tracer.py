@@ -9,9 +9,11 @@ reads from an enclosing graph becomes one of the subgraph's inputs (it is *captu
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any, Iterator
 
 from mslab.core import state
+from mslab.core.context import call_depth_limit
 from mslab.core.errors import GraphModeError
 from mslab.core.tensor import Parameter, Tensor
 from mslab.ir.graph import Graph
@@ -149,11 +151,24 @@ class _BackwardLabels:
             r.phase, r.grad_of = phase, grad_of
 
 
+_FRAMES_PER_CALL = 8  # Python frames one inlined call of a user's function costs while a graph is traced
+
+
 @contextlib.contextmanager
 def tracing(graph: Graph, syntax_level: int | None = None) -> Iterator[Tracer]:
-    """Make primitives record into ``graph`` for the duration of the block."""
-    with recording_with(Tracer(graph, syntax_level=syntax_level)) as tr:
-        yield tr
+    """Make primitives record into ``graph`` for the duration of the block.
+
+    Tracing inlines every function ``construct`` calls, so a recursion unrolled on Python values (``f(x, n - 1)``)
+    nests as deep as MindSpore compiles it: up to ``call_depth_limit()`` calls (1000), past which
+    ``mslab.autodiff.recursion`` raises MindSpore's error. Python's recursion limit is raised to make room meanwhile.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + _FRAMES_PER_CALL * call_depth_limit())
+    try:
+        with recording_with(Tracer(graph, syntax_level=syntax_level)) as tr:
+            yield tr
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 @contextlib.contextmanager
