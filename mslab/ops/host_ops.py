@@ -69,6 +69,15 @@ def host_array(result):
     return arr
 
 
+def print_items(items):
+    """A graph's print shows a tuple or list item by item, each on its own line (MindSpore 2.10, observed)."""
+    for item in items:
+        if isinstance(item, (tuple, list)) and item:
+            yield from print_items(item)
+        else:
+            yield item
+
+
 class Print(Primitive):
     """``ops.Print()(*items)`` and ``print(...)`` in a graph: each item on its own line (MindSpore's Print).
 
@@ -85,7 +94,7 @@ class Print(Primitive):
     def __call__(self, *items):
         """Outside a graph MindSpore prints at once, tensors as their repr, and returns None (observed)."""
         if state.tracer is not None:
-            return super().__call__(*items)
+            return super().__call__(*print_items(items))
         for item in items:
             print(graph_print_text(item._data, pynative=True) if isinstance(item, Tensor) else item)
         return None
