@@ -31,6 +31,8 @@ bool as ``1``/``0``, an Int8/UInt8 as the character with that code).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from mslab.core import dtype as mstype
@@ -42,7 +44,7 @@ ITEMS_PER_LINE_FLOAT_BOOL = 12
 ITEMS_PER_LINE_INT = 24
 
 
-def scalar_text(value: np.generic) -> str:
+def scalar_text(value: Any) -> str:
     """A 0-d tensor's number as MindSpore shows it: C's ``%g`` for floats, else Python's text."""
     if isinstance(value, np.bool_):
         return str(bool(value))
@@ -134,7 +136,7 @@ def tensor_repr(arr: np.ndarray) -> str:
     return head + ("\n" if arr.ndim > 1 else " ") + array_text(arr) + ")"
 
 
-def _graph_scalar_text(value: np.generic) -> str:
+def _graph_scalar_text(value: Any) -> str:
     """A 0-d tensor in a graph print: MindSpore writes the C value itself, so a bool shows as ``1``/``0`` and an
     Int8/UInt8 as the character with that code (``65`` prints ``A``); other numbers as in ``repr``."""
     if isinstance(value, np.bool_):
