@@ -18,7 +18,7 @@ from mslab.core.errors import JitSyntaxAttributeError, JitSyntaxValueError
 from mslab.core.tensor import Tensor
 from mslab.ir.provenance import source_line
 from mslab.ops import array_ops, shape_ops
-from mslab.ops.host_ops import Print, PyExecute, host_array
+from mslab.ops.host_ops import Print, PyExecute, host_array, print_items
 
 
 def _symbolic(x):
@@ -74,7 +74,7 @@ def print_(*args, sep=" ", end="\n", **kwargs):
     """``print(...)``: Python's print outside a trace; a Print node (printing every run) inside one."""
     if state.tracer is None:
         return print(*args, sep=sep, end=end, **kwargs)
-    Print()(*[a if isinstance(a, Tensor) else str(a) for a in args])
+    Print()(*[a if isinstance(a, Tensor) else str(a) for a in print_items(args)])
     return None
 
 

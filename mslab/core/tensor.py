@@ -20,6 +20,7 @@ from mslab.core.errors import GraphModeError
 from mslab.core.initializer import init_array
 from mslab.core.op_registry import op_table  # what Tensor's operators call (x + y: op_table.add), filled by mslab.ops
 from mslab.core.tensor_inplace import InplaceMethods
+from mslab.core.tensor_text import tensor_repr
 
 
 def _as_array(data: Any, dtype: Any) -> np.ndarray:
@@ -55,13 +56,6 @@ def _as_array(data: Any, dtype: Any) -> np.ndarray:
     if arr.dtype.kind in "OUSV":
         raise TypeError(f"Tensor: cannot make a tensor from an array of {arr.dtype}")
     return arr
-
-
-def _format_value(arr):
-    if arr.ndim == 0:
-        return " " + str(arr)
-    body = np.array2string(arr, separator=", ")
-    return ("\n" if arr.ndim > 1 else " ") + body
 
 
 # MindSpore names an unnamed Parameter "Parameter#<n>" from a process-wide counter (a Cell renames it to the
@@ -254,7 +248,7 @@ class Tensor(InplaceMethods):
     def __repr__(self) -> str:
         if self._data is None:
             return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=<symbolic {self._sym.name}>)"
-        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value={_format_value(self._data)})"
+        return tensor_repr(self._data)
 
     def __str__(self) -> str:
         if self._data is None:

@@ -8,10 +8,10 @@ becomes a Print node that prints when the graph runs, every run.
 """
 import numpy as np
 
-from mslab.core import dtype as mstype
 from mslab.core import state
 from mslab.core.op_registry import op_table
 from mslab.core.tensor import Tensor
+from mslab.core.tensor_text import graph_print_text
 from mslab.ops.primitive import Primitive
 
 __all__ = ["PyExecute", "Print", "graph_print_text"]
@@ -69,6 +69,15 @@ def host_array(result):
     return arr
 
 
+def print_items(items):
+    """A graph's print shows a tuple or list item by item, each on its own line (MindSpore 2.10, observed)."""
+    for item in items:
+        if isinstance(item, (tuple, list)) and item:
+            yield from print_items(item)
+        else:
+            yield item
+
+
 class Print(Primitive):
     """``ops.Print()(*items)`` and ``print(...)`` in a graph: each item on its own line (MindSpore's Print).
 
@@ -85,7 +94,7 @@ class Print(Primitive):
     def __call__(self, *items):
         """Outside a graph MindSpore prints at once, tensors as their repr, and returns None (observed)."""
         if state.tracer is not None:
-            return super().__call__(*items)
+            return super().__call__(*print_items(items))
         for item in items:
             print(graph_print_text(item._data, pynative=True) if isinstance(item, Tensor) else item)
         return None
@@ -101,22 +110,6 @@ class Print(Primitive):
     def bprop(self, *args):  # no gradient for any input
         *inputs, out, dout = args
         return (None,) * len(inputs)
-
-
-def graph_print_text(arr, pynative=False):
-    """How MindSpore's Print shows a tensor in a graph, or with ``pynative`` in PYNATIVE mode, where elements
-    are separated by commas and a 0-d tensor keeps its header (observed on MindSpore 2.10, CPU)."""
-    arr = np.asarray(arr)
-    head = f"Tensor(shape={list(arr.shape)}, dtype={mstype.from_numpy(arr.dtype)}, value="
-    if arr.ndim == 0:
-        value = arr.item()
-        return f"{head} {value:g})" if pynative and isinstance(value, float) else \
-            f"{head} {value})" if pynative else str(value)
-    body = np.array2string(arr, separator=", " if pynative else " ", threshold=1000,
-                           formatter={"float_kind": lambda v: f"{v: .8e}"})
-    if pynative:  # no blank line between the blocks of a 3-D tensor (observed)
-        body = "\n".join(line for line in body.split("\n") if line.strip())
-    return head + ("\n" if arr.ndim > 1 else " " if pynative else "") + body + ")"
 
 
 op_table.register(globals(), __all__)

@@ -46,6 +46,43 @@ Tensor(shape=[2], dtype=Float32, value= [ 1.00000001e-01,  2.50000000e+00])
 """
 
 
+class PrintsTuples(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.print = P.Print()
+
+    def construct(self, x, y):
+        print(("a", x, 1, (y, 2.5)))
+        print([x, y])
+        self.print(("z", x * 2))
+        return x
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_print_of_a_tuple_in_a_graph_shows_its_items_one_a_line(mode, capsys):
+    ms.set_context(mode=mode)
+    PrintsTuples()(ms.Tensor(np.array([1.5, -0.0], np.float32)), ms.Tensor(np.array(3, np.int32)))
+    out = capsys.readouterr().out
+    if mode == ms.GRAPH_MODE:  # observed on MindSpore 2.10 CPU
+        assert out == """\
+a
+Tensor(shape=[2], dtype=Float32, value=[ 1.50000000e+00 -0.00000000e+00])
+1
+3
+2.5
+Tensor(shape=[2], dtype=Float32, value=[ 1.50000000e+00 -0.00000000e+00])
+3
+z
+Tensor(shape=[2], dtype=Float32, value=[ 3.00000000e+00 -0.00000000e+00])
+"""
+    else:  # Python's print shows the tuple's repr; ops.Print too (observed on MindSpore 2.10 CPU)
+        assert out == ("('a', Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00, -0.00000000e+00]), 1, "
+                       "(Tensor(shape=[], dtype=Int32, value= 3), 2.5))\n"
+                       "[Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00, -0.00000000e+00]), "
+                       "Tensor(shape=[], dtype=Int32, value= 3)]\n"
+                       "('z', Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00, -0.00000000e+00]))\n")
+
+
 # ---- Ascend-only float-status ops ------------------------------------------------------------------------
 class StatusNet(nn.Cell):
     def __init__(self):

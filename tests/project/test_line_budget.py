@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # layer -> (folder under mslab/, budget in code lines). The plain path is core .. runtime; mslab/fast is the
 # speed layer, kept on its own budget so speed-ups cannot creep back into the plain path unnoticed.
 BUDGETS = {
-    "core": ("core", 1720),  # round 4: MindSpore's context keys, tensor hooks, the in-place methods, Tensor.strides
+    # round 4: MindSpore's context keys, tensor hooks, the in-place methods, Tensor.strides; MindSpore's repr rules
+    "core": ("core", 1780),
     "ir": ("ir", 1100),  # round 4: liveness on the AST, returns inside loops
     "ops": ("ops", 6200),
     "autodiff": ("autodiff", 1400),  # round 4: backward hooks, recursive graphs, Parameters through control flow
