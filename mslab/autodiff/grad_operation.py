@@ -45,10 +45,12 @@ def _record_forward(fn: Callable, args: Sequence[Any], kept: dict[str, Any]) -> 
         return tr, tr.graph.nodes[start:], out
     tape = Tape() if hooks.autodiff_tape is None else hooks.autodiff_tape(kept)
     state.tapes.append(tape)
+    state.grad_inputs.append({id(a) for a in args if isinstance(a, Tensor)})  # written in place: an error
     try:
         out = fn(*args)
     finally:
         state.tapes.remove(tape)
+        state.grad_inputs.pop()
     return tape, None, out
 
 

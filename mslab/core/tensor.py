@@ -288,6 +288,8 @@ class Tensor(InplaceMethods):
 
     def __setitem__(self, index: Any, value: Any) -> None:
         arr = self._numbers("tensor[...] = value (in-place assignment)")
+        if state.tapes and not isinstance(self, Parameter):
+            _check_recorded_write(self)
         state.before_write(arr)
         arr[index] = value.asnumpy() if isinstance(value, Tensor) else value
 
@@ -668,3 +670,17 @@ class _UninitializedTensor(Tensor):
 
 
 _LAZY_BASE = {_LazyTensor: Tensor, _LazyParameter: Parameter, _UninitializedTensor: Tensor}
+
+
+def _check_recorded_write(t: Tensor) -> None:
+    """``t[...] = v`` while a PYNATIVE gradient records: MindSpore 2.10 refuses it on the gradient function's own
+    input (its RuntimeError, observed); on a tensor the tape already holds, mslab cannot yet record the write, and
+    refuses instead of computing a gradient of values that are no longer there."""
+    if any(id(t) in inputs for inputs in state.grad_inputs):
+        raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused by "
+                           "slice op, please check your code to avoid this error!")
+    if any(tape.holds(t) for tape in state.tapes if hasattr(tape, "holds")):
+        raise NotImplementedError(
+            "tensor[...] = value on a tensor a PYNATIVE gradient has recorded: mslab does not yet record in-place "
+            "writes on its tape (MindSpore differentiates through them). Make a new tensor instead "
+            "(ops.tensor_scatter_update, ops.select, ops.concat), or compute the gradient in GRAPH mode.")

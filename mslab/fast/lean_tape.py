@@ -55,6 +55,10 @@ class LeanTape(Tape):
     def record(self, prim: Any, args: Sequence[Any], out: Tensor) -> None:
         self.calls.append((prim, args, out))
 
+    def holds(self, t: Tensor) -> bool:
+        """``Tape.holds`` for recorded calls (their arguments and outputs, before any node is made)."""
+        return id(t) in self._values or any(out is t or any(a is t for a in args) for _, args, out in self.calls)
+
     def _inputs(self, args: Sequence[Any]) -> list[Any]:
         """A call's arguments as node inputs: each Tensor's value (made on first sight), constants as they are."""
         values = self._values

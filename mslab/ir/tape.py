@@ -55,6 +55,11 @@ class Tape(Recorder):
         """The nodes recorded so far, in the order their primitives ran (what autodiff walks backwards)."""
         return self.graph.nodes
 
+    def holds(self, t: Tensor) -> bool:
+        """Whether ``t`` is on this tape (an op's argument or output so far): writing into it in place would make
+        the recorded values, and the gradient, other than what ran."""
+        return id(t) in self._values
+
     def release(self) -> None:
         """Forget the recorded tensors once autodiff has walked the tape.
 
