@@ -13,6 +13,7 @@ from mslab.nn.layer import (
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,
+                             BatchNorm3d,
                              ClipByNorm,
                              Conv1d,
                              Conv1dTranspose,
