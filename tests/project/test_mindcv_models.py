@@ -1,0 +1,118 @@
+"""mindspore-lab's model zoo mindcv 0.3.0 runs on mslab: ``create_model(name, num_classes=10)`` draws MindSpore's
+initial weights for the same seed, and two training steps give MindSpore 2.10's losses, in both modes.
+
+mindcv is never a dependency of mslab; the test runs when mindcv is importable, e.g. installed beside the repository
+with ``pip install --no-deps --target ~/mindcv-pkgs mindcv==0.3.0`` (its other requirements, numpy, PyYAML and tqdm,
+are mslab's or the venv's) and ``PYTHONPATH=~/mindcv-pkgs``. mindcv imports ``mindspore``; here that name is an alias
+of ``mslab`` (a meta path finder, removed again after the module).
+
+The reference numbers come from the same steps on MindSpore 2.10 CPU with mindcv 0.3.0 (identical in PYNATIVE and
+GRAPH mode): ``ms.set_seed(1)``, the model, an input of standard normal numbers (``np.random.RandomState(0)``) of
+(2, 3, 64, 64) (convnext_tiny: 32 x 32; vgg11 and vit_b_32_224 need (1, 3, 224, 224)), labels 0, 1,
+``nn.CrossEntropyLoss``, ``nn.Momentum(lr=0.01, momentum=0.9)``, ``TrainOneStepCell`` in training mode with the
+dropout layers (Dropout, DropPath) switched to eval mode: their masks come from MindSpore's device generator, which
+mslab does not reproduce.
+The sum of |w| over every parameter checks the initial weights.
+
+vgg11 (133M parameters) and vit_b_32_224 (88M) take minutes to create and train on a CPU, in MindSpore as here; they
+run with ``MSLAB_MINDCV_LARGE=1``.
+"""
+import functools
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import mslab as ms
+from mslab import Tensor, nn
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("mindcv") is None,
+                                reason="mindcv is not importable (pip install --no-deps --target DIR mindcv==0.3.0, "
+                                       "then PYTHONPATH=DIR)")
+
+# name: (image size, batch, sum of |w| over all parameters, the two losses) from MindSpore 2.10
+MINDSPORE = {
+    "resnet18": (64, 2, 229590.92955441267, [2.414365530014038, 0.19555044174194336]),
+    "mobilenet_v2_100": (64, 2, 169873.74573617146, [2.355343818664551, 1.590505838394165]),
+    "vgg11": (224, 1, 1114720.1837843754, [2.3757691383361816, 0.7012370824813843]),
+    "densenet121": (64, 2, 667529.0381777951, [2.3984203338623047, 1.6183373928070068]),
+    "efficientnet_b0": (64, 2, 302219.68657267315, [3.7758538722991943, 5.551806449890137]),
+    "convnext_tiny": (32, 2, 451726.8610706315, [2.1992712020874023, 9.775161743164062e-05]),
+    "vit_b_32_224": (224, 1, 1427375.2703425689, [1.2859187126159668, 0.00024890899658203125]),
+    "squeezenet1_0": (64, 2, 51012.04155448063, [2.3032145500183105, 0.9796526432037354]),
+}
+LARGE = {"vgg11", "vit_b_32_224"}
+DROPOUT_LAYERS = ("Dropout", "DropPath", "PatchDropout")
+
+
+class _MindSporeIsMslab(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``import mindspore[.x]`` gives ``mslab[.x]``."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "mindspore" or name.startswith("mindspore."):
+            return importlib.util.spec_from_loader(name, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module("mslab" + spec.name[len("mindspore"):])
+
+    def exec_module(self, module):
+        pass
+
+
+def _ours(name):
+    return name.split(".")[0] in ("mindspore", "mindcv")
+
+
+@pytest.fixture(scope="module")
+def create_model():
+    saved = {name: sys.modules.pop(name) for name in list(sys.modules) if _ours(name)}
+    finder = _MindSporeIsMslab()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield importlib.import_module("mindcv.models").create_model
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [name for name in sys.modules if _ours(name)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        _created.cache_clear()
+
+
+@functools.lru_cache(maxsize=1)  # one model at a time: the two modes train the same initial weights
+def _created(create_model, name):
+    ms.set_seed(1)
+    net = create_model(name, num_classes=10)
+    return net, {p.name: p.asnumpy().copy() for p in net.get_parameters()}
+
+
+@pytest.mark.parametrize("name", list(MINDSPORE))
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+def test_mindcv_model_trains_two_steps_with_mindspore_losses(create_model, name, mode):
+    if name in LARGE and os.environ.get("MSLAB_MINDCV_LARGE") != "1":
+        pytest.skip(f"{name} takes minutes to create and train on a CPU: set MSLAB_MINDCV_LARGE=1")
+    size, batch, abs_sum, losses = MINDSPORE[name]
+    net, initial = _created(create_model, name)
+    for p in net.get_parameters():  # the second mode starts from the same weights and statistics
+        p.set_data(Tensor(initial[p.name]))
+    assert sum(float(np.abs(w).astype(np.float64).sum()) for w in initial.values()) == pytest.approx(abs_sum,
+                                                                                                     rel=1e-6)
+    ms.set_context(mode=getattr(ms, f"{mode}_MODE"))
+    x = Tensor(np.random.RandomState(0).standard_normal((batch, 3, size, size)).astype(np.float32))
+    y = Tensor(np.arange(batch, dtype=np.int32))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
+                               nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9))
+    step.set_train()
+    for _, cell in net.cells_and_names():
+        if type(cell).__name__ in DROPOUT_LAYERS:
+            cell.set_train(False)
+    got = [float(step(x, y).asnumpy()) for _ in range(2)]
+    # The first loss to float32 precision; the second after an update whose gradients went through BatchNorm over
+    # two samples, which magnifies float32 rounding (mobilenet_v2's gradients differ from MindSpore's by up to 5e-4
+    # of their largest value, its second loss by 8e-4); small second losses (convnext 1e-4, vit 2.5e-4) to 1e-6
+    assert got[0] == pytest.approx(losses[0], rel=2e-4)
+    assert got[1] == pytest.approx(losses[1], rel=2e-3, abs=1e-6)
