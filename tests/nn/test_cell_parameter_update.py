@@ -31,3 +31,30 @@ def test_augmented_assignment_updates_the_parameter(mode):
             counts.append(int(net.step.asnumpy()))
         assert counts == [1, 0, 1]  # MindSpore 2.10, both modes (observed)
         assert net.step is step and [p.name for p in net.get_parameters()] == ["step"]
+
+
+class ResetByNumber(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.step = Parameter(Tensor(0, ms.int32), name="step")
+
+    def construct(self, x):
+        self.step += 1
+        if self.step >= 2:
+            self.step = 0
+        return x * 2
+
+
+def test_a_number_assigned_to_a_parameter_is_an_assign_in_graph_mode_and_refused_eagerly():
+    with in_mode(ms.GRAPH_MODE):  # MindSpore 2.10 compiles it to an assignment (mindcv's GradientAccumulation)
+        net = ResetByNumber()
+        counts = []
+        for _ in range(3):
+            net(Tensor([1.0]))
+            counts.append(int(net.step.asnumpy()))
+        assert counts == [1, 0, 1]
+    with pytest.raises(TypeError, match=r"^Parameter 'step' already exists in network, can not assign this type: "
+                                        r"'<class 'int'>' as a parameter\.$"):  # MindSpore 2.10's PYNATIVE error
+        net = ResetByNumber()
+        for _ in range(2):
+            net(Tensor([1.0]))
