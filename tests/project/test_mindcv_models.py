@@ -12,7 +12,8 @@ GRAPH mode): ``ms.set_seed(1)``, the model, an input of standard normal numbers 
 ``nn.CrossEntropyLoss``, ``nn.Momentum(lr=0.01, momentum=0.9)``, ``TrainOneStepCell`` in training mode with the
 dropout layers (Dropout, DropPath) switched to eval mode: their masks come from MindSpore's device generator, which
 mslab does not reproduce.
-The sum of |w| over every parameter checks the initial weights.
+The sum of |w| over every parameter checks the initial weights. mindcv's own training step (EMA of the weights,
+gradient clipping) is checked the same way.
 
 vgg11 (133M parameters) and vit_b_32_224 (88M) take minutes to create and train on a CPU, in MindSpore as here; they
 run with ``MSLAB_MINDCV_LARGE=1``.
@@ -69,12 +70,14 @@ def _ours(name):
 
 
 @pytest.fixture(scope="module")
-def create_model():
+def mindcv():
     saved = {name: sys.modules.pop(name) for name in list(sys.modules) if _ours(name)}
     finder = _MindSporeIsMslab()
     sys.meta_path.insert(0, finder)
     try:
-        yield importlib.import_module("mindcv.models").create_model
+        importlib.import_module("mindcv.models")
+        importlib.import_module("mindcv.utils.trainer_factory")
+        yield sys.modules["mindcv"]
     finally:
         sys.meta_path.remove(finder)
         for name in [name for name in sys.modules if _ours(name)]:
@@ -90,13 +93,19 @@ def _created(create_model, name):
     return net, {p.name: p.asnumpy().copy() for p in net.get_parameters()}
 
 
+def _switch_off_dropout(net):
+    for _, cell in net.cells_and_names():
+        if type(cell).__name__ in DROPOUT_LAYERS:
+            cell.set_train(False)
+
+
 @pytest.mark.parametrize("name", list(MINDSPORE))
 @pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
-def test_mindcv_model_trains_two_steps_with_mindspore_losses(create_model, name, mode):
+def test_mindcv_model_trains_two_steps_with_mindspore_losses(mindcv, name, mode):
     if name in LARGE and os.environ.get("MSLAB_MINDCV_LARGE") != "1":
         pytest.skip(f"{name} takes minutes to create and train on a CPU: set MSLAB_MINDCV_LARGE=1")
     size, batch, abs_sum, losses = MINDSPORE[name]
-    net, initial = _created(create_model, name)
+    net, initial = _created(mindcv.models.create_model, name)
     for p in net.get_parameters():  # the second mode starts from the same weights and statistics
         p.set_data(Tensor(initial[p.name]))
     assert sum(float(np.abs(w).astype(np.float64).sum()) for w in initial.values()) == pytest.approx(abs_sum,
@@ -107,12 +116,33 @@ def test_mindcv_model_trains_two_steps_with_mindspore_losses(create_model, name,
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
                                nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9))
     step.set_train()
-    for _, cell in net.cells_and_names():
-        if type(cell).__name__ in DROPOUT_LAYERS:
-            cell.set_train(False)
+    _switch_off_dropout(net)
     got = [float(step(x, y).asnumpy()) for _ in range(2)]
     # The first loss to float32 precision; the second after an update whose gradients went through BatchNorm over
     # two samples, which magnifies float32 rounding (mobilenet_v2's gradients differ from MindSpore's by up to 5e-4
     # of their largest value, its second loss by 8e-4); small second losses (convnext 1e-4, vit 2.5e-4) to 1e-6
     assert got[0] == pytest.approx(losses[0], rel=2e-4)
     assert got[1] == pytest.approx(losses[1], rel=2e-3, abs=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+def test_mindcv_train_step_with_ema_and_gradient_clipping(mindcv, mode):
+    """mindcv's own training step (``create_trainer(..., ema=True, clip_grad=True)`` builds its TrainStep, a
+    TrainOneStepWithLossScaleCell subclass) for squeezenet1_0, three steps, as above."""
+    ms.set_context(mode=getattr(ms, f"{mode}_MODE"))
+    ms.set_seed(1)
+    net = mindcv.models.create_model("squeezenet1_0", num_classes=10)
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9)
+    model = mindcv.utils.trainer_factory.create_trainer(net, nn.CrossEntropyLoss(), opt, {"acc"}, amp_level="O0",
+                                                        amp_cast_list=None, loss_scale_type="fixed",
+                                                        loss_scale=1.0, ema=True, clip_grad=True)
+    step = model._train_network
+    step.set_train()
+    _switch_off_dropout(net)
+    x = Tensor(np.random.RandomState(0).standard_normal((2, 3, 64, 64)).astype(np.float32))
+    y = Tensor(np.arange(2, dtype=np.int32))
+    got = [float(step(x, y).asnumpy()) for _ in range(3)]
+    # MindSpore 2.10 (both modes): the losses, the EMA's update count, sum |w| of the first convolution's weight
+    assert got == pytest.approx([2.3032145500183105, 0.9796527624130249, 0.737882137298584], rel=2e-4)
+    assert float(step.updates.asnumpy()) == 3.0
+    assert float(np.abs(net.trainable_params()[0].asnumpy()).sum()) == pytest.approx(1441.12353515625, rel=1e-5)
