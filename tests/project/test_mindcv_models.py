@@ -4,7 +4,7 @@ initial weights for the same seed, and two training steps give MindSpore 2.10's 
 mindcv is never a dependency of mslab; the test runs when mindcv is importable, e.g. installed beside the repository
 with ``pip install --no-deps --target ~/mindcv-pkgs mindcv==0.3.0`` (its other requirements, numpy, PyYAML and tqdm,
 are mslab's or the venv's) and ``PYTHONPATH=~/mindcv-pkgs``. mindcv imports ``mindspore``; here that name is an alias
-of ``mslab`` (a meta path finder, removed again after the module).
+of ``mslab`` (``python -m mslab run``'s import alias, removed again after the module).
 
 The reference numbers come from the same steps on MindSpore 2.10 CPU with mindcv 0.3.0 (identical in PYNATIVE and
 GRAPH mode): ``ms.set_seed(1)``, the model, an input of standard normal numbers (``np.random.RandomState(0)``) of
@@ -20,7 +20,6 @@ run with ``MSLAB_MINDCV_LARGE=1``.
 """
 import functools
 import importlib
-import importlib.abc
 import importlib.util
 import os
 import sys
@@ -30,6 +29,7 @@ import pytest
 
 import mslab as ms
 from mslab import Tensor, nn
+from mslab.mindspore_alias import MindSporeAlias
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mindcv") is None,
                                 reason="mindcv is not importable (pip install --no-deps --target DIR mindcv==0.3.0, "
@@ -50,21 +50,6 @@ LARGE = {"vgg11", "vit_b_32_224"}
 DROPOUT_LAYERS = ("Dropout", "DropPath", "PatchDropout")
 
 
-class _MindSporeIsMslab(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """``import mindspore[.x]`` gives ``mslab[.x]``."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name == "mindspore" or name.startswith("mindspore."):
-            return importlib.util.spec_from_loader(name, self)
-        return None
-
-    def create_module(self, spec):
-        return importlib.import_module("mslab" + spec.name[len("mindspore"):])
-
-    def exec_module(self, module):
-        pass
-
-
 def _ours(name):
     return name.split(".")[0] in ("mindspore", "mindcv")
 
@@ -72,7 +57,7 @@ def _ours(name):
 @pytest.fixture(scope="module")
 def mindcv():
     saved = {name: sys.modules.pop(name) for name in list(sys.modules) if _ours(name)}
-    finder = _MindSporeIsMslab()
+    finder = MindSporeAlias()  # what `python -m mslab run` installs, here for this module only
     sys.meta_path.insert(0, finder)
     try:
         importlib.import_module("mindcv.models")
