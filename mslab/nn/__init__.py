@@ -15,6 +15,9 @@ from mslab.nn.layer import (
                              BatchNorm2d,
                              BatchNorm3d,
                              ClipByNorm,
+                             ConstantPad1d,
+                             ConstantPad2d,
+                             ConstantPad3d,
                              Conv1d,
                              Conv1dTranspose,
                              Conv2d,
@@ -55,6 +58,7 @@ from mslab.nn.layer import (
                              Tanh,
                              Tril,
                              Unfold,
+                             ZeroPad2d,
                              get_activation,
 )
 from mslab.nn.loss import *

@@ -28,7 +28,7 @@ from mslab.nn.layer.embedding import Embedding
 from mslab.nn.layer.layer_norm import GroupNorm, LayerNorm
 from mslab.nn.layer.math import MatMul, Moments, Norm, Range, Tril
 from mslab.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm2d, SyncBatchNorm
-from mslab.nn.layer.padding import Pad
+from mslab.nn.layer.padding import ConstantPad1d, ConstantPad2d, ConstantPad3d, Pad, ZeroPad2d
 from mslab.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool1d, MaxPool2d
 from mslab.nn.layer.rnn import GRU, LSTM, LSTMCell
 from mslab.nn.layer.transformer import MultiheadAttention
@@ -44,4 +44,4 @@ __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softsign", "Sigmoid", "Tanh", "Softmax
            "PReLU", "HSwish", "GroupNorm", "Norm", "InstanceNorm2d", "MaxPool1d",
            "LSTMCell", "Unfold", "GRU", "Conv3d", "Conv3dTranspose", "Tril", "Moments",
            "AdaptiveAvgPool2d", "SyncBatchNorm", "Conv2dBnAct",
-           "MultiheadAttention"]
+           "MultiheadAttention", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d"]
