@@ -13,7 +13,11 @@ from mslab.nn.layer import (
                              AvgPool2d,
                              BatchNorm1d,
                              BatchNorm2d,
+                             BatchNorm3d,
                              ClipByNorm,
+                             ConstantPad1d,
+                             ConstantPad2d,
+                             ConstantPad3d,
                              Conv1d,
                              Conv1dTranspose,
                              Conv2d,
@@ -54,6 +58,7 @@ from mslab.nn.layer import (
                              Tanh,
                              Tril,
                              Unfold,
+                             ZeroPad2d,
                              get_activation,
 )
 from mslab.nn.loss import *

@@ -169,6 +169,10 @@ class Cell:
             d["_param_tuples"][name] = value
             d["_own"][name] = value
         else:
+            prop = getattr(type(self), name, None)
+            if isinstance(prop, property) and prop.fset is not None:  # Optimizer.target: its setter decides, as in
+                prop.fset(self, value)                                   # any Python class (and in MindSpore)
+                return
             if "_params" in d:
                 self._forget(name)
                 if not name.startswith("_"):

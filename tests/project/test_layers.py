@@ -31,7 +31,7 @@ LAYERS = [
     ("api", ["mslab.nn", "mslab.dataset", "mslab.train", "mslab.amp", "mslab.communication", "mslab.common",
              "mslab.context", "mslab.errors", "mslab.numpy", "mslab.mindrecord", "mslab.parallel",
              "mslab.log", "mslab.profiler", "mslab.mint", "mslab._checkparam", "mslab.experimental",
-             "mslab.module_tree"]),
+             "mslab.module_tree", "mslab.boost"]),
     ("lab", ["mslab.lab", "mslab.viz", "mslab.widgets", "mslab.testing"]),
     # running MindSpore code unchanged (python -m mslab run, the "MindSpore (mslab)" kernel): above everything
     ("top", ["mslab.__init__", "mslab.__main__", "mslab.mindspore_alias"]),

@@ -1,4 +1,5 @@
 """Convolution layers, as ``mindspore.nn``: Conv2d and Conv1d."""
+import functools
 import math
 
 from mslab.core import dtype as mstype
@@ -7,6 +8,7 @@ from mslab.core.tensor import Parameter, Tensor, initializer
 from mslab.nn.cell import Cell
 from mslab.nn.layer.basic import _check_int, _init_repr
 from mslab.ops import functional as F
+from mslab.ops.nn_ops import BiasAdd
 
 __all__ = ["Conv2d", "Conv1d"]
 
@@ -86,15 +88,20 @@ class Conv2d(Cell):
             if bias_init is None:
                 bias_init = Uniform(1 / math.sqrt(_calculate_fan_in_and_fan_out(shape)[0]))
             self.bias = Parameter(initializer(bias_init, (out_channels,), dtype), name="bias")
+        # MindSpore's layer holds its operators under these names, and model code that subclasses the layer calls
+        # them: ``self.conv2d(x, standardised_weight)`` (mindcv's BiT does). Here ``conv2d`` is the functional
+        # convolution with this layer's settings (it also runs grouped convolutions, one Conv2D per group).
+        self.conv2d = functools.partial(F.conv2d, stride=self.stride, pad_mode=self.pad_mode, padding=self.padding,
+                                        dilation=self.dilation, groups=self.group)
+        self.bias_add = BiasAdd()
 
     def _weight_shape(self):
         return (self.out_channels, self.in_channels // self.group) + self.kernel_size
 
     def construct(self, x):
-        out = F.conv2d(x, self.weight, stride=self.stride, pad_mode=self.pad_mode, padding=self.padding,
-                        dilation=self.dilation, groups=self.group)
+        out = self.conv2d(x, self.weight)
         if self.has_bias:
-            out = F.bias_add(out, self.bias)
+            out = self.bias_add(out, self.bias)
         return out
 
     def extend_repr(self):

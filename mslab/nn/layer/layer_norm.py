@@ -13,6 +13,7 @@ from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
+from mslab.ops.norm_layer_ops import LayerNorm as LayerNormOp
 
 __all__ = ["LayerNorm", "GroupNorm"]
 
@@ -41,17 +42,18 @@ class LayerNorm(Cell):
         self.epsilon = float(epsilon)
         self.gamma = Parameter(initializer(gamma_init, self.normalized_shape, dtype), name="gamma")
         self.beta = Parameter(initializer(beta_init, self.normalized_shape, dtype), name="beta")
+        # MindSpore's layer holds its primitive under this name, and model code that subclasses the layer calls
+        # it: ``y, _, _ = self.layer_norm(x, self.gamma, self.beta)`` (mindcv's ConvNeXt does)
+        self.layer_norm = LayerNormOp(self.begin_norm_axis, self.begin_params_axis, self.epsilon)
 
     def construct(self, x):
-        nd = len(x.shape)
-        norm_from = self.begin_norm_axis % nd
-        params_from = self.begin_params_axis % nd
+        params_from = self.begin_params_axis % len(x.shape)
         if tuple(x.shape[params_from:]) != tuple(self.gamma.shape):
             raise ValueError(f"For 'LayerNorm', the input's axes from begin_params_axis={self.begin_params_axis} "
                              f"have shape {tuple(x.shape[params_from:])}, but gamma/beta have shape "
                              f"{tuple(self.gamma.shape)} (input shape {tuple(x.shape)})")
-        y = _normalise(x, tuple(range(norm_from, nd)), self.epsilon)
-        return F.add(F.mul(y, F.cast(self.gamma, x.dtype)), F.cast(self.beta, x.dtype))
+        y, _, _ = self.layer_norm(x, F.cast(self.gamma, x.dtype), F.cast(self.beta, x.dtype))
+        return y
 
     def extend_repr(self):
         # MindSpore 2.10 prints "gammaParameter (...)" without '=' (observed); mslab prints it the same way

@@ -1,4 +1,4 @@
-"""Batch normalisation layers, as ``mindspore.nn``: BatchNorm1d and BatchNorm2d (and InstanceNorm2d,
+"""Batch normalisation layers, as ``mindspore.nn``: BatchNorm1d, BatchNorm2d, BatchNorm3d (and InstanceNorm2d,
 which MindSpore 2.10 cannot run on CPU).
 
 In training (``net.set_train()``) each channel is normalised with the batch's mean and (biased)
@@ -18,9 +18,11 @@ from mslab.core import dtype as mstype
 from mslab.core.tensor import Parameter, initializer
 from mslab.nn.cell import Cell
 from mslab.ops import functional as F
+from mslab.ops.array_ops import Shape
 from mslab.ops.batch_norm_ops import BatchNorm
+from mslab.ops.shape_ops import Reshape
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "InstanceNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm2d"]
 
 
 class _BatchNorm(Cell):
@@ -31,12 +33,16 @@ class _BatchNorm(Cell):
                  dtype=None):
         super().__init__()
         name = type(self).__name__
-        if isinstance(num_features, bool) or not isinstance(num_features, int) or num_features < 1:
-            raise ValueError(f"For '{name}', num_features must be an int >= 1, got {num_features!r}")
+        if isinstance(num_features, bool) or not isinstance(num_features, int):  # MindSpore 2.10's messages
+            raise TypeError(f"For '{name}', the type of 'num_features' should be 'int', but got type "
+                            f"'{type(num_features).__name__}'.")
+        if num_features < 1:
+            raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
         if not 0.0 <= momentum <= 1.0:
-            raise ValueError(f"For '{name}', momentum must be in [0, 1], got {momentum!r}")
+            raise ValueError(f"For '{name}', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
         if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
-            raise ValueError(f"For '{name}', use_batch_statistics must be a bool or None, got {use_batch_statistics!r}")
+            raise ValueError(f"For '{name}', the 'use_batch_statistics' must be a boolean value or None, but got "
+                             f"{use_batch_statistics}.")
         if data_format != "NCHW":
             raise ValueError(f"For '{name}', mslab supports data_format='NCHW' only, got {data_format!r}")
         self.num_features = num_features
@@ -82,6 +88,30 @@ class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) inputs over N, H and W for each channel."""
 
     _ranks = (4,)
+
+
+class BatchNorm3d(Cell):
+    """Batch normalisation of (N, C, D, H, W) inputs over N, D, H and W for each channel.
+
+    As MindSpore 2.10 builds it: a BatchNorm2d named ``bn2d`` (so the parameters are ``bn2d.moving_mean``,
+    ``bn2d.moving_variance``, ``bn2d.gamma``, ``bn2d.beta``) applied to x reshaped to (N, C, D * H, W), which
+    pools the same values per channel; the result is reshaped back.
+    """
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, dtype=mstype.float32):
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                                moving_var_init, use_batch_statistics, "NCHW", dtype)
+        self.shape = Shape()
+        self.reshape = Reshape()
+
+    def construct(self, x):
+        shape = self.shape(x)
+        if len(shape) != 5:  # MindSpore 2.10's message (observed)
+            raise ValueError(f"For 'BatchNorm3d', the in_shape must have 5 dims, but got {len(shape)}.")
+        y = self.bn2d(self.reshape(x, (shape[0], shape[1], shape[2] * shape[3], shape[4])))
+        return self.reshape(y, shape)
 
 
 class SyncBatchNorm(_BatchNorm):

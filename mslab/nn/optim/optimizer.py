@@ -27,8 +27,8 @@ import inspect
 
 import numpy as np
 
+from mslab.core import context, state
 from mslab.core import dtype as mstype
-from mslab.core import state
 from mslab.core.tensor import Parameter, ParameterTuple, Tensor
 from mslab.ir.node import OPTIMIZER
 from mslab.nn.cell import Cell
@@ -248,6 +248,7 @@ class Optimizer(Cell):
         self.parameters = ParameterTuple(params)
         self.dynamic_lr = any(lr.dynamic for lr in self._group_lrs)
         self._skip_cond = None  # the bool tensor of skip_update_if while it holds: updates keep the old values there
+        self._target = context.get_context("device_target")
 
     # ---- what MindSpore's optimizers expose -----------------------------------------------------
     @property
@@ -257,6 +258,36 @@ class Optimizer(Cell):
     @property
     def _parameters(self):
         return self.parameters
+
+    @property
+    def target(self):
+        """Where MindSpore would run the update: the context's ``device_target`` when the optimizer was built
+        ('CPU' on a CPU). mslab updates with numpy in every case."""
+        return self._target
+
+    @target.setter
+    def target(self, value):
+        # MindSpore's base class raises a bare NotImplementedError; Adam, LazyAdam, FTRL, ProximalAdagrad and
+        # AdaFactor override the setter with one that calls _set_base_target
+        raise NotImplementedError(f"For '{type(self).__name__}', the property 'target' cannot be set: this "
+                                  f"optimizer does not override the setter (MindSpore 2.10 raises "
+                                  f"NotImplementedError too)")
+
+    def _set_base_target(self, value):
+        """What a subclass's ``target`` setter calls: checks ``value`` with MindSpore 2.10's messages, then keeps it
+        (for MindSpore, 'CPU' means updating on the host with fused optimizer kernels)."""
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Optimizer', the property 'target' must be string, but got {type(value)}")
+        if value not in ("CPU", "Ascend", "GPU"):
+            raise ValueError(f"For 'Optimizer', the property 'target' must be one of ['CPU', 'Ascend' ,'GPU'], "
+                             f"but got {value}")
+        if self._target == "CPU" and value in ("Ascend", "GPU"):
+            raise ValueError("For 'Optimizer', the property 'target' cannot be set to 'GPU' or 'Ascend' in the "
+                             "'CPU' environment.")
+        if {self._target, value} == {"Ascend", "GPU"}:
+            raise ValueError(f"For 'Optimizer', the property 'target' cannot be set to '{value}' in the "
+                             f"'{self._target}' environment.")
+        self._target = value
 
     def flatten_gradients(self, gradients):
         return tuple(gradients)

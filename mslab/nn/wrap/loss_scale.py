@@ -15,6 +15,7 @@ from mslab.core.tensor import Parameter, Tensor
 from mslab.nn.cell import Cell
 from mslab.nn.wrap.cell_wrapper import TrainOneStepCell
 from mslab.ops import functional as F
+from mslab.ops.composite_ops import HyperMap
 
 
 def all_finite(grads):
@@ -114,10 +115,19 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             raise TypeError("TrainOneStepWithLossScaleCell: scale_sense must be an update Cell "
                             f"(e.g. DynamicLossScaleUpdateCell) or a Tensor, got {type(scale_sense).__name__}")
         self.scale_sense = Parameter(Tensor(value), name="scale_sense", requires_grad=False)
+        self.hyper_map = HyperMap()
 
-    def get_overflow_status(self, grads):
-        """A 0-d bool tensor: True if any gradient has an inf or nan."""
-        return F.logical_not(all_finite(grads))
+    def start_overflow_check(self, pre_cond, compute_input):
+        """``(status, compute_input)``, status eight int32 zeros ordered after ``pre_cond`` (MindSpore's names).
+
+        On Ascend, MindSpore clears the device's overflow flags here; mslab (like MindSpore on CPU) keeps no flags:
+        :meth:`get_overflow_status` looks at the gradients themselves. Subclasses (mindcv's TrainStep) call it."""
+        return F.depend(Tensor(np.zeros(8, np.int32)), pre_cond), compute_input
+
+    def get_overflow_status(self, status, compute_output):
+        """A 0-d bool tensor: True if any tensor of ``compute_output`` (the gradients) has an inf or nan.
+        ``status`` is :meth:`start_overflow_check`'s first output (it orders the check)."""
+        return F.logical_not(F.depend(all_finite(compute_output), status))
 
     def process_loss_scale(self, overflow):
         if self.loss_scaling_manager is None:
@@ -140,7 +150,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         inv = F.div(1.0, scaling_sens)
         grads = tuple(F.mul(g, F.cast(inv, g.dtype)) for g in grads)
         grads = self.grad_reducer(grads)
-        cond = self.get_overflow_status(grads)
+        status, scaling_sens = self.start_overflow_check(loss, scaling_sens)
+        cond = self.get_overflow_status(status, grads)
         overflow = self.process_loss_scale(cond)
         with self.optimizer.skip_update_if(overflow):
             updates = self.optimizer(grads)
