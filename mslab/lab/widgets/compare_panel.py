@@ -147,6 +147,38 @@ def have_torch():
     return True
 
 
+class _MslabStep:
+    """The step every comparison checks against: Dense 3->4, ReLU, Dense 4->2, MSE loss, one SGD step in mslab
+    (PYNATIVE), from ``set_seed(seed)``'s weights on a batch of 8: ``x``, ``y``, the weights before (``start``), the
+    gradients, the loss and the weights after."""
+
+    def __init__(self, seed, lr):
+        set_seed(seed)
+        net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
+        r = np.random.RandomState(seed)
+        self.x = r.randn(8, 3).astype(np.float32)
+        self.y = r.randn(8, 2).astype(np.float32)
+        self.params = net.trainable_params()  # 0.weight, 0.bias, 2.weight, 2.bias
+        self.start = [p.asnumpy().copy() for p in self.params]
+        X, Y = Tensor(self.x), Tensor(self.y)
+        with in_mode(PYNATIVE_MODE):
+            loss_net = nn.WithLossCell(net, nn.MSELoss())
+            grads = GradOperation(get_by_list=True)(loss_net, ParameterTuple(self.params))(X, Y)
+            self.grads = [g.asnumpy() for g in grads]
+            self.loss = float(nn.TrainOneStepCell(loss_net, nn.SGD(self.params, lr))(X, Y).asnumpy())
+        self.after = [p.asnumpy() for p in self.params]
+
+    def compared(self, other_loss, other_grads, other_after, **extra):
+        """The result dict: the largest differences of the loss, each gradient and each weight after the step."""
+        rows = [["loss", abs(self.loss - other_loss)]]
+        for p, g, og in zip(self.params, self.grads, other_grads):
+            rows.append([f"gradient of {p.name}", float(np.max(np.abs(g - og)))])
+        for p, a, oa in zip(self.params, self.after, other_after):
+            rows.append([f"{p.name} after one SGD step", float(np.max(np.abs(a - oa)))])
+        return {"available": True, "install": "", "loss": (self.loss, other_loss), "rows": rows,
+                "agree": all(d <= 1e-5 for _, d in rows), **extra}
+
+
 def compare_with_torch(seed=0, lr=0.1):
     """Run one SGD step of the same network in mslab and PyTorch; return the differences.
 
@@ -157,45 +189,20 @@ def compare_with_torch(seed=0, lr=0.1):
         return {"available": False, "install": INSTALL, "rows": [], "agree": None}
     import torch  # optional: only this comparison needs it
 
-    set_seed(seed)
-    net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
-    r = np.random.RandomState(seed)
-    x = r.randn(8, 3).astype(np.float32)
-    y = r.randn(8, 2).astype(np.float32)
-    X, Y = Tensor(x), Tensor(y)
-    params = net.trainable_params()
-    start = [p.asnumpy().copy() for p in params]
-
+    step = _MslabStep(seed, lr)
     tnet = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
-    tparams = list(tnet.parameters())  # fc1.weight, fc1.bias, fc2.weight, fc2.bias: mslab's order too
+    tparams = list(tnet.parameters())  # weight, bias, weight, bias: mslab's order too
     with torch.no_grad():
-        for tp, a in zip(tparams, start):
+        for tp, a in zip(tparams, step.start):
             tp.copy_(torch.from_numpy(a))
-
-    with in_mode(PYNATIVE_MODE):
-        loss_net = nn.WithLossCell(net, nn.MSELoss())
-        grads = GradOperation(get_by_list=True)(loss_net, ParameterTuple(params))(X, Y)
-        train = nn.TrainOneStepCell(loss_net, nn.SGD(params, lr))
-        loss = float(train(X, Y).asnumpy())
-    after = [p.asnumpy() for p in params]
-
     opt = torch.optim.SGD(tnet.parameters(), lr=lr)
     opt.zero_grad()
-    tloss = torch.nn.functional.mse_loss(tnet(torch.from_numpy(x)), torch.from_numpy(y))
+    tloss = torch.nn.functional.mse_loss(tnet(torch.from_numpy(step.x)), torch.from_numpy(step.y))
     tloss.backward()
     tgrads = [p.grad.detach().numpy().copy() for p in tparams]
     opt.step()
-    tafter = [p.detach().numpy() for p in tparams]
-
-    tl = float(tloss.detach())
-    rows = [["loss", abs(loss - tl)]]
-    for p, g, tg in zip(params, grads, tgrads):
-        rows.append([f"gradient of {p.name}", float(np.max(np.abs(g.asnumpy() - tg)))])
-    for p, a, ta in zip(params, after, tafter):
-        rows.append([f"{p.name} after one SGD step", float(np.max(np.abs(a - ta)))])
-    agree = all(d <= 1e-5 for _, d in rows)
-    return {"available": True, "install": "", "loss": (loss, tl), "rows": rows, "agree": agree,
-            "torch": torch.__version__}
+    return step.compared(float(tloss.detach()), tgrads, [p.detach().numpy() for p in tparams],
+                         torch=torch.__version__)
 
 
 def have_tensorflow():
@@ -224,38 +231,17 @@ def compare_with_tensorflow(seed=0, lr=0.1):
         return {"available": False, "install": INSTALL_TF, "rows": [], "agree": None}
     import tensorflow as tf  # optional: only this comparison needs it
 
-    set_seed(seed)
-    net = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)])
-    r = np.random.RandomState(seed)
-    x = r.randn(8, 3).astype(np.float32)
-    y = r.randn(8, 2).astype(np.float32)
-    params = net.trainable_params()
-    start = [p.asnumpy().copy() for p in params]
-    with in_mode(PYNATIVE_MODE):
-        loss_net = nn.WithLossCell(net, nn.MSELoss())
-        grads = GradOperation(get_by_list=True)(loss_net, ParameterTuple(params))(Tensor(x), Tensor(y))
-        loss = float(nn.TrainOneStepCell(loss_net, nn.SGD(params, lr))(Tensor(x), Tensor(y)).asnumpy())
-    after = [p.asnumpy() for p in params]
-
+    step = _MslabStep(seed, lr)
     model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, activation="relu"),
                                  tf.keras.layers.Dense(2)])
-    as_keras = [a.T if a.ndim == 2 else a for a in start]  # Keras: kernel (in, out); mslab: weight (out, in)
-    model.set_weights(as_keras)
+    model.set_weights([a.T if a.ndim == 2 else a for a in step.start])  # Keras: kernel (in, out); mslab (out, in)
     with tf.GradientTape() as tape:
-        tloss = tf.keras.losses.MeanSquaredError()(y, model(x))
+        tloss = tf.keras.losses.MeanSquaredError()(step.y, model(step.x))
     tgrads = tape.gradient(tloss, model.trainable_variables)
     tf.keras.optimizers.SGD(learning_rate=lr).apply_gradients(zip(tgrads, model.trainable_variables))
     back = [g.numpy().T if g.ndim == 2 else g.numpy() for g in tgrads]
     tafter = [w.T if w.ndim == 2 else w for w in model.get_weights()]
-
-    tl = float(tloss)
-    rows = [["loss", abs(loss - tl)]]
-    for p, g, tg in zip(params, grads, back):
-        rows.append([f"gradient of {p.name}", float(np.max(np.abs(g.asnumpy() - tg)))])
-    for p, a, ta in zip(params, after, tafter):
-        rows.append([f"{p.name} after one SGD step", float(np.max(np.abs(a - ta)))])
-    return {"available": True, "install": "", "loss": (loss, tl), "rows": rows,
-            "agree": all(d <= 1e-5 for _, d in rows), "tensorflow": tf.__version__}
+    return step.compared(float(tloss), back, tafter, tensorflow=tf.__version__)
 
 
 def compare_all(seed=0, lr=0.1):
