@@ -173,22 +173,24 @@ def _onehot_check(logits, labels):
 
 
 class SparseSoftmaxCrossEntropyWithLogits(Primitive):
-    """Per-sample loss -log_softmax(logits)[n, labels[n]]: logits (N, C), integer labels (N,) -> (N,).
+    """The batch mean of -log_softmax(logits)[n, labels[n]]: logits (N, C), integer labels (N,) -> a scalar, as
+    MindSpore 2.10's primitive (observed: 0-d). ``is_grad=True`` returns its gradient instead,
+    (softmax(logits) - one_hot(labels)) / N, shape (N, C), and has no bprop. Labels are data: no gradient.
 
-    Unlike MindSpore's primitive (which returns the batch mean), this returns the per-sample losses;
-    the nn loss layers do the reduction. ``is_grad=True`` returns MindSpore's gradient of the mean
-    loss, (softmax(logits) - one_hot(labels)) / N, shape (N, C), and has no bprop.
-    Labels are data: they get no gradient.
+    ``per_sample=True`` (mslab's own, for the loss layers, which reduce as their ``reduction`` says) keeps the
+    per-sample losses, shape (N,). Gradient of the mean: Grad(logits, labels, dout / N for every sample).
     """
 
     n_tensors = 2
 
-    def __init__(self, is_grad=False):
-        super().__init__(is_grad=bool(is_grad))
+    def __init__(self, is_grad=False, per_sample=False):
+        super().__init__(is_grad=bool(is_grad), per_sample=bool(per_sample))
 
     def infer(self, logits, labels):
         _check_sparse(self, logits, labels)
-        return (_shape(logits) if self.is_grad else _shape(logits)[:1]), logits.dtype
+        if self.is_grad:
+            return _shape(logits), logits.dtype
+        return (_shape(logits)[:1] if self.per_sample else ()), logits.dtype
 
     def compute(self, logits, labels):
         _onehot_check(logits, labels)
@@ -197,12 +199,16 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
             g = _softmax(logits)
             g[np.arange(n), labels] -= 1
             return g / logits.dtype.type(max(n, 1))
-        return -_log_softmax(logits)[np.arange(n), labels]  # -0.0 for a certain class, as MindSpore 2.10 (observed)
+        losses = -_log_softmax(logits)[np.arange(n), labels]  # -0.0 for a certain class, as MindSpore 2.10 (observed)
+        return losses if self.per_sample else np.asarray(losses.mean(), logits.dtype)
 
     def bprop(self, logits, labels, out, dout):
         if self.is_grad:
             raise NotImplementedError("SparseSoftmaxCrossEntropyWithLogits(is_grad=True) returns a gradient and "
                                       "has no bprop of its own; differentiate the is_grad=False form instead")
+        if not self.per_sample:  # the mean: each sample's loss weighs dout / N
+            n = logits.shape[0]
+            dout = op_table.broadcast_to(dout / float(max(n, 1)), (n,))
         return instance(SparseSoftmaxCrossEntropyWithLogitsGrad)(logits, labels, dout), None
 
 
@@ -398,7 +404,7 @@ def softmax_cross_entropy(logits, labels):
 
 def sparse_softmax_cross_entropy(logits, labels):
     """Per-sample -log_softmax(logits)[n, labels[n]]: (N, C) and integer (N,) -> (N,)."""
-    return instance(SparseSoftmaxCrossEntropyWithLogits)(logits, labels)
+    return instance(SparseSoftmaxCrossEntropyWithLogits, False, True)(logits, labels)
 
 
 def bias_add(input_x, bias):
