@@ -45,7 +45,7 @@ def _record_forward(fn: Callable, args: Sequence[Any], kept: dict[str, Any]) -> 
         return tr, tr.graph.nodes[start:], out
     tape = Tape() if hooks.autodiff_tape is None else hooks.autodiff_tape(kept)
     state.tapes.append(tape)
-    state.grad_inputs.append({id(a) for a in args if isinstance(a, Tensor)})  # written in place: an error
+    state.grad_inputs.append(args)  # a write into one of them, in place, is an error (Tensor.__setitem__)
     try:
         out = fn(*args)
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 # The recorders and Cells are defined in the layers above (ir, nn), which this module may not import: Any.
 tracer: Any = None
 tapes: list[Any] = []
-grad_inputs: list[set[int]] = []  # ids of the tensors a PYNATIVE gradient function was called with, per call
+grad_inputs: list[Any] = []  # the arguments each running PYNATIVE gradient function was called with
 cells: list[Any] = []
 journals: list[dict[int, tuple[Any, Any]]] = []
 mixed_precision: list[tuple[Any, dict[int, tuple[Any, Any]]]] = []

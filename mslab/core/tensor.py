@@ -676,7 +676,7 @@ def _check_recorded_write(t: Tensor) -> None:
     """``t[...] = v`` while a PYNATIVE gradient records: MindSpore 2.10 refuses it on the gradient function's own
     input (its RuntimeError, observed); on a tensor the tape already holds, mslab cannot yet record the write, and
     refuses instead of computing a gradient of values that are no longer there."""
-    if any(id(t) in inputs for inputs in state.grad_inputs):
+    if any(a is t for inputs in state.grad_inputs for a in inputs):
         raise RuntimeError("Can not modify tensor id of input tensor from network by assign value, this may caused by "
                            "slice op, please check your code to avoid this error!")
     if any(tape.holds(t) for tape in state.tapes if hasattr(tape, "holds")):
