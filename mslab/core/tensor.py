@@ -363,6 +363,13 @@ class Tensor(InplaceMethods):
     def sin(self) -> Tensor: return op_table.sin(self)
     def neg(self) -> Tensor: return op_table.neg(self)
     def masked_fill(self, mask, value) -> Tensor: return op_table.masked_fill(self, mask, value)
+    def expand_as(self, other) -> Tensor: return op_table.broadcast_to(self, other.shape)
+
+    def cumsum(self, axis=None, dtype=None) -> Tensor:
+        """``ops.cumsum`` along ``axis``; over the flattened tensor when it is None (MindSpore 2.10, observed)."""
+        if axis is None:
+            return op_table.cumsum(op_table.reshape(self, (-1,)), 0, dtype)
+        return op_table.cumsum(self, axis, dtype)
 
     def div(self, other, *, rounding_mode=None) -> Tensor:
         """x / other; ``rounding_mode`` 'floor' rounds the quotient down, 'trunc' towards zero (-7 / 2: -4, -3)."""

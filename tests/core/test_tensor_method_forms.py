@@ -39,3 +39,15 @@ def test_method_forms_differentiate_and_compile():
     check_modes(lambda a, b: (a.sub(b, alpha=2), a.sin().neg(), a.div(b, rounding_mode="floor")), Tensor(X), Tensor(Y))
     assert ops.cos(Tensor(X)).asnumpy().tolist() == Tensor(X).cos().asnumpy().tolist()
     assert ms.Tensor(np.zeros((2, 3, 4), np.float32)).dim() == 3
+
+
+def test_cumsum_and_expand_as_as_mindspore():
+    """MindSpore 2.10 (observed): cumsum over an axis, with a dtype, over the flattened tensor without an axis;
+    expand_as broadcasts to the other tensor's shape (mindcv's models call both)."""
+    t = Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.float32))
+    np.testing.assert_array_equal(t.cumsum(1).asnumpy(), [[1, 3, 6], [4, 9, 15]])
+    wide = t.cumsum(axis=0, dtype=ms.float64)
+    assert wide.dtype == ms.float64 and wide.asnumpy().tolist() == [[1, 2, 3], [5, 7, 9]]
+    np.testing.assert_array_equal(t.cumsum().asnumpy(), [1, 3, 6, 10, 15, 21])
+    row = Tensor(np.array([1, 2, 3], np.float32)).expand_as(t)
+    assert row.shape == (2, 3) and row.asnumpy().tolist() == [[1, 2, 3], [1, 2, 3]]
